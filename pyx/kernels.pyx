@@ -1,0 +1,91 @@
+# cython: language_level=3
+"""Python entry points to the shared kernel primitives (_kernel.pxd, _rows.pxd).
+
+Used by the estimators for prediction (kernel values between test rows and
+support vectors) and by the tests, which compare every primitive with NumPy on
+dense and CSR inputs and check the evaluation counter.
+
+Arguments ``a`` and ``b`` are tuples ``(data, indices, indptr, sqnorm,
+n_rows, n_features, dense)`` made by ``repro.solvers._validation.as_rows_input``.
+"""
+import numpy as np
+cimport numpy as cnp
+from _rows cimport Rows, rows_init, rows_dot, row_dot_vec, row_axpy
+from _kernel cimport KernelSpec, kernel_spec, kernel_ij, kernel_row
+
+cnp.import_array()
+
+
+cdef object _view(Rows* R, tuple a):
+    return rows_init(R, a[0], a[1], a[2], a[3], a[4], a[5], a[6])
+
+
+def kernel_matrix(tuple a, tuple b, int kind, double gamma, double coef0, int degree,
+                  const int[::1] rows=None):
+    """K[r, j] = k(a_{rows[r]}, b_j) (rows=None: every row of a).
+
+    Returns (K, n_evals), n_evals counted by the kernel_row primitive.
+    """
+    cdef Rows A, B
+    keep_a = _view(&A, a)
+    keep_b = _view(&B, b)
+    cdef KernelSpec k = kernel_spec(kind, gamma, coef0, degree)
+    cdef int n = A.n_rows if rows is None else rows.shape[0]
+    cdef int m = B.n_rows
+    cdef cnp.ndarray[cnp.float64_t, ndim=2, mode="c"] K = np.empty((n, m), dtype=np.float64)
+    cdef int r, i
+    with nogil:
+        for r in range(n):
+            i = r if rows is None else rows[r]
+            kernel_row(&k, &A, i, &B, NULL, m, &K[r, 0] if m > 0 else NULL)
+    return K, k.n_evals
+
+
+def kernel_pairs(tuple a, tuple b, int kind, double gamma, double coef0, int degree,
+                 const int[::1] ii, const int[::1] jj):
+    """v[t] = k(a_{ii[t]}, b_{jj[t]}) by single evaluations; returns (v, n_evals)."""
+    cdef Rows A, B
+    keep_a = _view(&A, a)
+    keep_b = _view(&B, b)
+    cdef KernelSpec k = kernel_spec(kind, gamma, coef0, degree)
+    cdef Py_ssize_t t, n = ii.shape[0]
+    cdef cnp.ndarray[cnp.float64_t, ndim=1] v = np.empty(n, dtype=np.float64)
+    with nogil:
+        for t in range(n):
+            v[t] = kernel_ij(&k, &A, ii[t], &B, jj[t])
+    return v, k.n_evals
+
+
+def row_dots(tuple a, tuple b):
+    """G[i, j] = a_i . b_j through rows_dot (tests the dense/CSR merge paths)."""
+    cdef Rows A, B
+    keep_a = _view(&A, a)
+    keep_b = _view(&B, b)
+    cdef cnp.ndarray[cnp.float64_t, ndim=2, mode="c"] G = np.empty((A.n_rows, B.n_rows))
+    cdef int i, j
+    for i in range(A.n_rows):
+        for j in range(B.n_rows):
+            G[i, j] = rows_dot(&A, i, &B, j)
+    return G
+
+
+def matvec(tuple a, const double[::1] w):
+    """X @ w through row_dot_vec."""
+    cdef Rows A
+    keep_a = _view(&A, a)
+    cdef cnp.ndarray[cnp.float64_t, ndim=1] out = np.empty(A.n_rows)
+    cdef int i
+    for i in range(A.n_rows):
+        out[i] = row_dot_vec(&A, i, &w[0])
+    return out
+
+
+def rmatvec(tuple a, const double[::1] c):
+    """X.T @ c through row_axpy."""
+    cdef Rows A
+    keep_a = _view(&A, a)
+    cdef cnp.ndarray[cnp.float64_t, ndim=1] w = np.zeros(A.n_features)
+    cdef int i
+    for i in range(A.n_rows):
+        row_axpy(&A, i, c[i], &w[0])
+    return w

@@ -1,0 +1,1 @@
+"""Compiled Cython kernels (private). Built from ``pyx/<name>.pyx`` by setup.py."""

@@ -1,0 +1,38 @@
+"""Turn validated input into the layout the Cython kernels assume.
+
+The kernels never check their input: this module is the one place that makes
+dense data float64 C-contiguous and CSR data float64 with sorted, duplicate-free
+int32 indices, and that computes the squared row norms the RBF kernel needs.
+"""
+import numpy as np
+import scipy.sparse as sp
+
+KERNELS = {"linear": 0, "rbf": 1, "poly": 2}
+
+
+def as_rows_input(X):
+    """Return the tuple ``(data, indices, indptr, sqnorm, n_rows, n_features, dense)``
+    read by ``rows_init`` in pyx/_rows.pxd."""
+    n, d = X.shape
+    if sp.issparse(X):
+        X = sp.csr_matrix(X, dtype=np.float64)  # copy-free when already CSR float64
+        if not X.has_canonical_format:  # the sparse-sparse dot is a sorted merge
+            X = X.copy()
+            X.sum_duplicates()
+        data = np.ascontiguousarray(X.data, dtype=np.float64)
+        indices = np.ascontiguousarray(X.indices, dtype=np.int32)
+        indptr = np.ascontiguousarray(X.indptr, dtype=np.int32)
+        sqnorm = np.asarray(X.multiply(X).sum(axis=1), dtype=np.float64).ravel()
+        if data.size == 0:  # keep a valid pointer for empty matrices
+            data, indices = np.zeros(1), np.zeros(1, dtype=np.int32)
+        return (data, indices, indptr, sqnorm, n, d, False)
+    data = np.ascontiguousarray(X, dtype=np.float64)
+    sqnorm = np.einsum("ij,ij->i", data, data)
+    indices = np.arange(max(d, 1), dtype=np.int32)
+    return (data, indices, None, sqnorm, n, d, True)
+
+
+def kernel_params(kernel, gamma, coef0=0.0, degree=3):
+    """Map an estimator's kernel parameters to the (kind, gamma, coef0, degree)
+    arguments of the Cython kernel primitives."""
+    return KERNELS[kernel], float(gamma), float(coef0), int(degree)

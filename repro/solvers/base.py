@@ -1,0 +1,139 @@
+"""Shared scikit-learn compatible base for the papers' SVM classifiers.
+
+A solver subclass implements one binary problem with labels in {-1, +1}:
+
+* ``_fit_binary(X, y, history) -> dict``: solve it; ``X`` is validated
+  (float64, C-contiguous or CSR), ``history`` is a :class:`History` whose
+  ``record(iteration, objective)`` the solver calls as it goes. The dict holds
+  whatever the solver needs later and must contain ``"n_iter"``.
+* ``_set_fitted(results)``: publish fitted attributes (``coef_``,
+  ``support_``, ...) from the list of per-problem dicts.
+* ``_decision_problem(p, X)``: decision values of problem ``p``.
+
+The base does everything else the same way for every paper: validation with
+clear errors, label mapping, one-vs-one for more than two classes (the papers'
+multiclass scheme: GS-SVM Sec. 3, NESVM Sec. IV), ``classes_``,
+``n_features_in_``, ``n_iter_``, ``history_``, ``decision_function`` and
+``predict``.
+
+Conventions: in a binary problem ``classes_[1]`` is the positive class (+1),
+as in scikit-learn. For k > 2 classes there is one problem per pair (i, j),
+i < j, in ``problems_``, where class j is +1 and class i is -1; each problem
+votes, and ties are broken by the summed confidences as scikit-learn's SVC does.
+"""
+from itertools import combinations
+from time import perf_counter
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+
+class History:
+    """Trace of one fit: (iteration, seconds since start, objective) rows."""
+
+    def __init__(self):
+        self._start = perf_counter()
+        self.rows = []
+
+    def record(self, iteration, objective):
+        self.rows.append((int(iteration), perf_counter() - self._start, float(objective)))
+
+    # Solvers written in Cython receive ``history.record`` as a callback.
+    __call__ = record
+
+
+class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
+    """Base class; see the module docstring for the subclass contract."""
+
+    _parameter_constraints: dict = {}
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+    # -- fitting -------------------------------------------------------------
+    def fit(self, X, y):
+        """Fit one binary problem, or one per pair of classes.
+
+        Parameters
+        ----------
+        X : array-like or CSR matrix of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,), at least two classes
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        X, y = validate_data(
+            self, X, y, accept_sparse="csr", dtype=np.float64, order="C",
+        )
+        check_classification_targets(y)
+        classes, y_idx = np.unique(y, return_inverse=True)
+        if len(classes) < 2:
+            raise ValueError(
+                f"{type(self).__name__} needs samples of at least 2 classes in y; "
+                f"got 1 class: {classes[0]!r}."
+            )
+        self.classes_ = classes
+        self.problems_ = [(0, 1)] if len(classes) == 2 else list(combinations(range(len(classes)), 2))
+
+        results, trace = [], []
+        for p, (neg, pos) in enumerate(self.problems_):
+            mask = (y_idx == neg) | (y_idx == pos)
+            Xp = X if mask.all() else X[mask]
+            yp = np.where(y_idx[mask] == pos, 1.0, -1.0)
+            history = History()
+            results.append(self._fit_binary(Xp, yp, history))
+            trace.extend((p, *row) for row in history.rows)
+
+        trace = np.array(trace, dtype=float).reshape(-1, 4)
+        self.history_ = {
+            "problem": trace[:, 0].astype(int),
+            "iteration": trace[:, 1].astype(int),
+            "time": trace[:, 2],
+            "objective": trace[:, 3],
+        }
+        n_iter = np.array([r["n_iter"] for r in results], dtype=int)
+        self.n_iter_ = int(n_iter[0]) if len(n_iter) == 1 else n_iter
+        self._set_fitted(results)
+        return self
+
+    def _fit_binary(self, X, y, history):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _set_fitted(self, results):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _decision_problem(self, p, X):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # -- prediction ----------------------------------------------------------
+    def decision_function(self, X):
+        """Binary: shape (n_samples,), positive means ``classes_[1]``.
+        Multiclass: shape (n_samples, n_classes), one-vs-one votes plus a tie
+        breaker in (-1/3, 1/3) from the summed confidences."""
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C", reset=False)
+        if len(self.classes_) == 2:
+            return self._decision_problem(0, X)
+        n_classes = len(self.classes_)
+        votes = np.zeros((X.shape[0], n_classes))
+        confidence = np.zeros((X.shape[0], n_classes))
+        for p, (neg, pos) in enumerate(self.problems_):
+            f = self._decision_problem(p, X)
+            votes[:, pos] += f > 0
+            votes[:, neg] += f <= 0
+            confidence[:, pos] += f
+            confidence[:, neg] -= f
+        return votes + confidence / (3 * (np.abs(confidence) + 1))
+
+    def predict(self, X):
+        """Class labels of X."""
+        f = self.decision_function(X)
+        if f.ndim == 1:
+            return self.classes_[(f > 0).astype(int)]
+        return self.classes_[np.argmax(f, axis=1)]

@@ -1,0 +1,40 @@
+"""Build every ``pyx/<name>.pyx`` into the extension ``repro._kernels.<name>``.
+
+Metadata lives in pyproject.toml; this file only declares the extensions.
+Set ``REPRO_CYTHON_DEBUG=1`` at build time to switch bounds checking and
+wraparound back on (slow, but turns an out-of-range index into an IndexError).
+"""
+import os
+from pathlib import Path
+
+import numpy as np
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("REPRO_CYTHON_DEBUG", "") not in ("", "0")
+
+extensions = [
+    Extension(
+        f"repro._kernels.{pyx.stem}",
+        [str(pyx)],
+        include_dirs=[np.get_include(), "pyx"],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        extra_compile_args=["-O3"],
+    )
+    for pyx in sorted(Path("pyx").glob("*.pyx"))
+]
+
+setup(
+    ext_modules=cythonize(
+        extensions,
+        include_path=["pyx"],
+        build_dir="build/cython",
+        compiler_directives={
+            "language_level": 3,
+            "boundscheck": DEBUG,
+            "wraparound": DEBUG,
+            "cdivision": not DEBUG,
+            "initializedcheck": DEBUG,
+        },
+    ),
+)
