@@ -5,9 +5,11 @@ A solver subclass implements one binary problem with labels in {-1, +1}:
 * ``_fit_binary(X, y, history) -> dict``: solve it; ``X`` is validated
   (float64, C-contiguous or CSR), ``history`` is a :class:`History` whose
   ``record(iteration, objective)`` the solver calls as it goes. The dict holds
-  whatever the solver needs later and must contain ``"n_iter"``.
-* ``_set_fitted(results)``: publish fitted attributes (``coef_``,
-  ``support_``, ...) from the list of per-problem dicts.
+  whatever the solver needs later and must contain ``"n_iter"``; the base adds
+  ``"rows"``, the training-set index of each row of the problem.
+* ``_set_fitted(results, X)``: publish fitted attributes (``coef_``,
+  ``support_``, ...) from the list of per-problem dicts (``X``: the validated
+  training data, e.g. to keep support vectors).
 * ``_decision_problem(p, X)``: decision values of problem ``p``.
 
 The base does everything else the same way for every paper: validation with
@@ -87,7 +89,9 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
             Xp = X if mask.all() else X[mask]
             yp = np.where(y_idx[mask] == pos, 1.0, -1.0)
             history = History()
-            results.append(self._fit_binary(Xp, yp, history))
+            result = self._fit_binary(Xp, yp, history)
+            result["rows"] = np.flatnonzero(mask)  # problem row -> training row
+            results.append(result)
             trace.extend((p, *row) for row in history.rows)
 
         trace = np.array(trace, dtype=float).reshape(-1, 4)
@@ -99,13 +103,13 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
         }
         n_iter = np.array([r["n_iter"] for r in results], dtype=int)
         self.n_iter_ = int(n_iter[0]) if len(n_iter) == 1 else n_iter
-        self._set_fitted(results)
+        self._set_fitted(results, X)
         return self
 
     def _fit_binary(self, X, y, history):  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _set_fitted(self, results):  # pragma: no cover - abstract
+    def _set_fitted(self, results, X):  # pragma: no cover - abstract
         raise NotImplementedError
 
     def _decision_problem(self, p, X):  # pragma: no cover - abstract

@@ -78,7 +78,7 @@ class LinearSVM(BaseSVMClassifier):
         return {"coef": w, "intercept": wb * bias, "dual_coef": alpha * y,
                 "n_iter": n_iter, "converged": converged}
 
-    def _set_fitted(self, results):
+    def _set_fitted(self, results, X):
         self.coef_ = np.vstack([r["coef"] for r in results])
         self.intercept_ = np.array([r["intercept"] for r in results])
         self.dual_coef_ = [r["dual_coef"] for r in results]

@@ -1,0 +1,31 @@
+"""Atomic file output, so an interrupted run never leaves a half-written result.
+
+Everything the package writes (fetched datasets, workflow outputs, tables)
+goes to a temporary file in the target's folder and is renamed into place
+only when complete; a rename within one folder is atomic on POSIX.
+"""
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+
+@contextmanager
+def atomic_path(path):
+    """Yield a temporary path beside ``path``; rename it to ``path`` on success,
+    delete it on error."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_text_atomic(path, text):
+    with atomic_path(path) as tmp:
+        tmp.write_text(text)

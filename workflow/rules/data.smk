@@ -1,0 +1,29 @@
+# Fetch and verify every dataset obtainable here; list all of them with their status.
+
+
+rule fetch_dataset:
+    output:
+        f"{RESULTS}/data/{{dataset}}.json",
+    log:
+        log_path("data", "{dataset}.log"),
+    wildcard_constraints:
+        dataset="|".join(map(re.escape, ALL_DATASETS)) if ALL_DATASETS else "$^",
+    script:
+        "../scripts/fetch_dataset.py"
+
+
+rule data:
+    input:
+        expand(f"{RESULTS}/data/{{dataset}}.json", dataset=OBTAINABLE),
+
+
+rule dataset_table:
+    input:
+        rules.data.input,
+    output:
+        md="paper_tables/datasets.md",
+        csv="paper_tables/datasets.csv",
+    log:
+        log_path("data", "dataset_table.log"),
+    script:
+        "../scripts/dataset_table.py"
