@@ -10,22 +10,32 @@ if config["profile"] not in PROFILES:
 
 RESULTS = config["results_dir"]
 
-# The data locations are read by repro.datasets from the environment; set them
-# before it is imported so that availability below reflects this run.
-_default_mirror = Path(workflow.basedir).parent.parent / "shared" / "datasets"
-if config.get("data_mirror"):
-    os.environ["REPRO_DATA_MIRROR"] = str(Path(config["data_mirror"]).resolve())
-elif "REPRO_DATA_MIRROR" not in os.environ and _default_mirror.is_dir():
-    os.environ["REPRO_DATA_MIRROR"] = str(_default_mirror)
-if config.get("data_cache"):
-    os.environ["REPRO_DATA_DIR"] = str(Path(config["data_cache"]).resolve())
-
 import repro.datasets as rd
 
-# Datasets this machine can obtain (cache, mirror, download or stand-in);
-# unavailable ones are listed in paper_tables/datasets.md with the reason.
-OBTAINABLE = [name for name in rd.names() if rd.availability(name) != "unavailable"]
+# Data locations: the config wins, then REPRO_DATA_MIRROR / REPRO_DATA_DIR, then
+# the mirror beside the repository. rd.configure exports them to every job.
+_default_mirror = Path(workflow.basedir).parent.parent / "shared" / "datasets"
+if config.get("data_mirror"):
+    rd.configure(mirror=config["data_mirror"])
+elif rd.sources.mirror_dir() is None and _default_mirror.is_dir():
+    rd.configure(mirror=_default_mirror)
+if config.get("data_cache"):
+    rd.configure(cache=config["data_cache"])
+
+# Downloads are attempted only when the canonical hosts answer (config download:
+# auto), so an offline machine plans only what its cache and mirror can give.
+if config["download"] == "auto":
+    DOWNLOAD = rd.sources.network_reachable("https://www.csie.ntu.edu.tw", timeout=3.0)[0]
+else:
+    DOWNLOAD = bool(config["download"])
+_OK = ("cached", "mirror", "stand-in") + (("download",) if DOWNLOAD else ())
+# Datasets this machine can obtain; the others are listed in paper_tables/datasets.md.
+OBTAINABLE = [name for name in rd.names() if rd.availability(name) in _OK]
 ALL_DATASETS = rd.names()
+
+
+# The software environment of every job (used with --use-conda): the package itself.
+REPRO_ENV = "../envs/repro.yaml"
 
 
 def log_path(*parts):

@@ -6,8 +6,12 @@ rule fetch_dataset:
         f"{RESULTS}/data/{{dataset}}.json",
     log:
         log_path("data", "{dataset}.log"),
+    params:
+        download=DOWNLOAD,
     wildcard_constraints:
         dataset="|".join(map(re.escape, ALL_DATASETS)) if ALL_DATASETS else "$^",
+    conda:
+        REPRO_ENV
     script:
         "../scripts/fetch_dataset.py"
 
@@ -25,5 +29,7 @@ rule dataset_table:
         csv="paper_tables/datasets.csv",
     log:
         log_path("data", "dataset_table.log"),
+    conda:
+        REPRO_ENV
     script:
         "../scripts/dataset_table.py"

@@ -1,0 +1,26 @@
+"""Exceptions of :mod:`repro.datasets`."""
+
+
+class ChecksumError(ValueError):
+    """A file's sha256 differs from the one the registry expects.
+
+    The message names the file, the expected and the actual hash, so that a
+    corrupted cache entry or mirror copy can be found and replaced by hand.
+    """
+
+    def __init__(self, path, expected, actual, hint=""):
+        self.path, self.expected, self.actual = str(path), expected, actual
+        msg = f"sha256 mismatch for {path}: expected {expected}, got {actual}"
+        super().__init__(msg + (f"; {hint}" if hint else ""))
+
+
+class DatasetUnavailableError(LookupError, OSError):
+    """No place could supply a dataset's file; the message lists every place tried."""
+
+    def __init__(self, what, tried):
+        self.what, self.tried = what, list(tried)
+        lines = "\n".join(f"  - {t}" for t in self.tried)
+        super().__init__(f"{what} is not available; tried, in order:\n{lines}")
+
+    def __str__(self):  # OSError.__str__ would drop the message when args has 1 item
+        return self.args[0]

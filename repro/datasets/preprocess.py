@@ -1,0 +1,92 @@
+"""Feature scaling fitted on a training part and applied to a test part.
+
+LDM normalises every feature into [0, 1]; LIBSVM's svm-scale default is [-1, 1].
+:class:`RangeScaler` does both, for dense arrays and CSR matrices:
+
+* per column ``x -> lo + (x - min) * (hi - lo) / (max - min)`` with min/max of the
+  training part (implicit zeros of a CSR matrix count); test values outside the
+  training range are not clipped (as svm-scale);
+* a constant training column maps to 0 everywhere, so nothing is divided by zero;
+* CSR stays CSR only if 0 maps to 0. For [0, 1] on non-negative data the column
+  is divided by its maximum, which *is* min-max scaling whenever the column minimum
+  is 0 (always the case for a column with an implicit zero), and keeps sparsity.
+  A negative entry, or the range [-1, 1], would turn implicit zeros into non-zeros:
+  that raises ``ValueError`` (densify with ``.toarray()`` first if that is wanted).
+"""
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
+
+
+def _col_min_max(X):
+    if sp.issparse(X):
+        X = X.tocsc()
+        return (np.asarray(X.min(axis=0).toarray()).ravel(),
+                np.asarray(X.max(axis=0).toarray()).ravel())
+    return np.nanmin(X, axis=0), np.nanmax(X, axis=0)
+
+
+class RangeScaler(TransformerMixin, BaseEstimator):
+    """Min-max scaling into ``feature_range``; see the module docstring for CSR rules."""
+
+    def __init__(self, feature_range=(0.0, 1.0)):
+        self.feature_range = feature_range
+
+    def fit(self, X, y=None):
+        lo, hi = map(float, self.feature_range)
+        if not lo < hi:
+            raise ValueError(f"feature_range must be increasing, got {self.feature_range}")
+        X = X if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+        mn, mx = _col_min_max(X)
+        span = mx - mn
+        const = ~(span > 0)  # also catches NaN columns
+        self.scale_ = np.where(const, 0.0, (hi - lo) / np.where(const, 1.0, span))
+        self.offset_ = np.where(const, 0.0, lo - mn * self.scale_)
+        self.data_min_, self.data_max_ = mn, mx
+        self.n_features_in_ = X.shape[1]
+        if sp.issparse(X):
+            if lo != 0.0:
+                raise ValueError("scaling a sparse matrix to a range other than [0, hi] would "
+                                 "make implicit zeros non-zero; call .toarray() first")
+            if np.any(mn < 0):
+                raise ValueError("sparse input with negative values: min-max scaling would "
+                                 "make implicit zeros non-zero; call .toarray() first")
+            # 0 -> 0: divide by the column maximum (equals min-max when the min is 0)
+            self.scale_ = np.where(const, 0.0, hi / np.where(mx > 0, mx, 1.0))
+            self.offset_ = np.zeros_like(self.scale_)
+        return self
+
+    def transform(self, X):
+        check_is_fitted(self, "scale_")
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(f"X has {X.shape[1]} features, the scaler was fitted on "
+                             f"{self.n_features_in_}")
+        if sp.issparse(X):
+            if np.any(self.offset_ != 0):
+                raise ValueError("this scaler does not map 0 to 0; densify X first")
+            X = sp.csr_matrix(X, dtype=np.float64, copy=True)
+            X.data *= self.scale_[X.indices]
+            X.eliminate_zeros()
+            X.indices = X.indices.astype(np.int32, copy=False)
+            return X
+        X = np.asarray(X, dtype=np.float64)
+        return np.ascontiguousarray(X * self.scale_ + self.offset_)
+
+
+def scale_fit_apply(X_train, X_test=None, feature_range=(0.0, 1.0)):
+    """Fit on ``X_train``, apply to both: ``(X_train_s, X_test_s or None, scaler)``."""
+    sc = RangeScaler(feature_range).fit(X_train)
+    return sc.transform(X_train), (None if X_test is None else sc.transform(X_test)), sc
+
+
+def scale01(X_train, X_test=None):
+    """[0, 1] scaling as in LDM Section 4.1 (fitted on the training part)."""
+    return scale_fit_apply(X_train, X_test, (0.0, 1.0))
+
+
+def scale_pm1(X_train, X_test=None):
+    """[-1, 1] scaling as LIBSVM's svm-scale default (dense input)."""
+    return scale_fit_apply(X_train, X_test, (-1.0, 1.0))
