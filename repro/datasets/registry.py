@@ -797,4 +797,5 @@ def get_spec(name: str) -> DatasetSpec:
 
 def paper_datasets(paper: str) -> dict[str, str]:
     """The paper's dataset names -> registry names, in registry order."""
-    return {r.name: s.name for s in _SPECS for r in s.papers if r.paper == paper.lower()}
+    paper = paper.lower().replace("_", "-")  # published/ CSVs write gs_svm
+    return {r.name: s.name for s in _SPECS for r in s.papers if r.paper == paper}

@@ -1,0 +1,55 @@
+"""The generic published-vs-reproduced table builder and the tolerance rules."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from repro.tables import compare, to_markdown
+from repro.tolerances import Tolerance
+
+PUB = pd.DataFrame({
+    "dataset": ["A", "A", "B", "B"],
+    "method": ["GS", "SMO", "GS", "SMO"],
+    "metric": ["kernel_evals_1e6"] * 4,
+    "value": [1.0, 20.0, 2.0, 30.0],
+})
+
+
+def test_verdicts_follow_the_tolerance_rules():
+    rep = pd.DataFrame({
+        "dataset": ["A", "A", "B"], "method": ["GS", "SMO", "GS"],
+        "metric": ["kernel_evals_1e6"] * 3, "value": [1.9, 41.0, 0.9],
+        "standin": [False, False, True],
+    })
+    t = compare(PUB, rep, "gs_svm").set_index(["dataset", "method"])
+    assert t.loc[("A", "GS"), "verdict"] == "ok"          # factor 1.9
+    assert t.loc[("A", "SMO"), "verdict"] == "miss"       # factor 2.05
+    assert t.loc[("B", "GS"), "verdict"] == "miss (stand-in)"  # factor 2.2, on a stand-in
+    assert t.loc[("B", "SMO"), "verdict"] == "not run"
+    assert t.loc[("A", "GS"), "difference"] == pytest.approx(0.9)
+
+
+def test_duplicate_reproduced_cells_are_refused():
+    rep = pd.DataFrame({"dataset": ["A", "A"], "method": ["GS", "GS"],
+                        "metric": ["kernel_evals_1e6"] * 2, "value": [1.0, 1.1]})
+    with pytest.raises(ValueError, match="not unique"):
+        compare(PUB, rep, "gs_svm")
+
+
+def test_metric_without_rule_is_reported_unjudged():
+    pub = pd.DataFrame({"dataset": ["A"], "method": [""], "metric": ["n_instances"], "value": [10.0]})
+    rep = pd.DataFrame({"dataset": ["A"], "method": [""], "metric": ["n_instances"], "value": [12.0]})
+    assert compare(pub, rep, "gs_svm")["verdict"].tolist() == ["no tolerance"]
+
+
+@pytest.mark.parametrize("kind, value, pub, rep, ok", [
+    ("abs", 3.0, 80.0, 82.9, True), ("abs", 3.0, 80.0, 76.9, False),
+    ("factor", 2.0, 10.0, 5.0, True), ("factor", 2.0, 10.0, 20.1, False),
+    ("factor", 2.0, 10.0, 0.0, False), ("abs", 3.0, 80.0, np.nan, False),
+])
+def test_tolerance_accepts(kind, value, pub, rep, ok):
+    assert Tolerance(kind, value, "").accepts(pub, rep) is ok
+
+
+def test_markdown_escapes_pipes_and_blanks_missing():
+    md = to_markdown(pd.DataFrame({"a": ["x|y", None], "b": [1.5, np.nan]}), title="T")
+    assert "x\\|y" in md and "| 1.5 |" in md and "|  |  |" in md
