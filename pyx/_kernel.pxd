@@ -16,7 +16,7 @@ norms (one dot product per evaluation, as LIBSVM does); rounding can make it
 slightly negative for identical rows, so it is clamped at 0.
 """
 from libc.math cimport exp, pow
-from _rows cimport Rows, rows_dot
+from _rows cimport Rows, rows_dot, row_dot_vec, row_scatter, row_unscatter
 
 cdef enum:
     KERNEL_LINEAR = 0
@@ -41,19 +41,24 @@ cdef inline KernelSpec kernel_spec(int kind, double gamma, double coef0, int deg
     return k
 
 
-cdef inline double kernel_value(const KernelSpec* k, const Rows* A, int i,
-                                const Rows* B, int j) noexcept nogil:
-    """k(x_i, z_j) without counting (for callers that count in bulk)."""
-    cdef double d = rows_dot(A, i, B, j)
+cdef inline double kernel_from_dot(const KernelSpec* k, double d, double sq_i,
+                                   double sq_j) noexcept nogil:
+    """The kernel value given x.z and the squared norms."""
     cdef double sq
     if k.kind == KERNEL_RBF:
-        sq = A.sqnorm[i] + B.sqnorm[j] - 2.0 * d
+        sq = sq_i + sq_j - 2.0 * d
         if sq < 0.0:
             sq = 0.0
         return exp(-k.gamma * sq)
     elif k.kind == KERNEL_POLY:
         return pow(k.gamma * d + k.coef0, k.degree)
     return d
+
+
+cdef inline double kernel_value(const KernelSpec* k, const Rows* A, int i,
+                                const Rows* B, int j) noexcept nogil:
+    """k(x_i, z_j) without counting (for callers that count in bulk)."""
+    return kernel_from_dot(k, rows_dot(A, i, B, j), A.sqnorm[i], B.sqnorm[j])
 
 
 cdef inline double kernel_ij(KernelSpec* k, const Rows* A, int i,
@@ -77,3 +82,22 @@ cdef inline void kernel_row(KernelSpec* k, const Rows* A, int i, const Rows* B,
     else:
         for t in range(m):
             out[t] = kernel_value(k, A, i, B, js[t])
+
+
+cdef inline void kernel_row_buffered(KernelSpec* k, const Rows* A, int i, const Rows* B,
+                                     const int* js, int m, double* out,
+                                     double* work) noexcept nogil:
+    """kernel_row, faster when both views are CSR: x_i is scattered once into
+    ``work`` (a zeroed buffer of n_features doubles, left zeroed on return) so
+    each dot costs O(nnz(z_j)) instead of a merge of two rows. Same values, same
+    count (m) as kernel_row."""
+    cdef int t, j
+    if A.dense or B.dense or work == NULL:
+        kernel_row(k, A, i, B, js, m, out)
+        return
+    k.n_evals += m
+    row_scatter(A, i, work)
+    for t in range(m):
+        j = t if js == NULL else js[t]
+        out[t] = kernel_from_dot(k, row_dot_vec(B, j, work), A.sqnorm[i], B.sqnorm[j])
+    row_unscatter(A, i, work)

@@ -130,3 +130,22 @@ cdef inline double rows_dot(const Rows* A, int i, const Rows* B, int j) noexcept
             else:
                 q += 1
     return s
+
+
+cdef inline void row_scatter(const Rows* R, int i, double* work) noexcept nogil:
+    """work[ind] = x_i for a zeroed dense buffer of n_features (undo with row_unscatter)."""
+    cdef int* ind
+    cdef double* val
+    cdef int nnz, k
+    get_row(R, i, &ind, &val, &nnz)
+    for k in range(nnz):
+        work[ind[k]] = val[k]
+
+
+cdef inline void row_unscatter(const Rows* R, int i, double* work) noexcept nogil:
+    cdef int* ind
+    cdef double* val
+    cdef int nnz, k
+    get_row(R, i, &ind, &val, &nnz)
+    for k in range(nnz):
+        work[ind[k]] = 0.0

@@ -44,7 +44,7 @@ import numpy as np
 cimport numpy as cnp
 from cpython.exc cimport PyErr_CheckSignals
 from _rows cimport Rows, rows_init
-from _kernel cimport KernelSpec, kernel_spec, kernel_ij, kernel_row, KERNEL_RBF
+from _kernel cimport KernelSpec, kernel_spec, kernel_ij, kernel_row_buffered, KERNEL_RBF
 
 cnp.import_array()
 
@@ -77,6 +77,9 @@ def gs_svm(tuple x, const double[::1] y, int kind, double gamma, double coef0,
     cdef double* g = &g_arr[0]
     cdef double* kdiag = &diag_arr[0]
     cdef double* krow = &krow_arr[0]
+    # zeroed scratch row for kernel_row_buffered (sparse rows: one scatter per step)
+    cdef cnp.ndarray[cnp.float64_t, ndim=1] work_arr = np.zeros(X.n_features + 1)
+    cdef double* work = &work_arr[0]
     cdef double* alpha = &alpha_arr[0]
     cdef int* Q = <int*> &q_arr[0]
     cdef int* sel = <int*> &sel_arr[0]
@@ -129,7 +132,7 @@ def gs_svm(tuple x, const double[::1] y, int kind, double gamma, double coef0,
             nq -= 1
             Q[pos] = Q[nq]
             # Step 6 (with alpha_m, Eq. 5): one kernel row over the unused set.
-            kernel_row(&k, &X, b, &X, Q, nq, krow)
+            kernel_row_buffered(&k, &X, b, &X, Q, nq, krow, work)
             c = a * y[b]
             for t in range(nq):
                 q = Q[t]

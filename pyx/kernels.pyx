@@ -11,7 +11,7 @@ n_rows, n_features, dense)`` made by ``repro.solvers._validation.as_rows_input``
 import numpy as np
 cimport numpy as cnp
 from _rows cimport Rows, rows_init, rows_dot, row_dot_vec, row_axpy
-from _kernel cimport KernelSpec, kernel_spec, kernel_ij, kernel_row
+from _kernel cimport KernelSpec, kernel_spec, kernel_ij, kernel_row_buffered
 
 cnp.import_array()
 
@@ -33,11 +33,12 @@ def kernel_matrix(tuple a, tuple b, int kind, double gamma, double coef0, int de
     cdef int n = A.n_rows if rows is None else rows.shape[0]
     cdef int m = B.n_rows
     cdef cnp.ndarray[cnp.float64_t, ndim=2, mode="c"] K = np.empty((n, m), dtype=np.float64)
+    cdef cnp.ndarray[cnp.float64_t, ndim=1] work = np.zeros(A.n_features + 1)
     cdef int r, i
     with nogil:
         for r in range(n):
             i = r if rows is None else rows[r]
-            kernel_row(&k, &A, i, &B, NULL, m, &K[r, 0] if m > 0 else NULL)
+            kernel_row_buffered(&k, &A, i, &B, NULL, m, &K[r, 0] if m > 0 else NULL, &work[0])
     return K, k.n_evals
 
 
