@@ -1,8 +1,9 @@
 """The papers' solvers as scikit-learn estimators.
 
->>> from repro.solvers import LinearSVM, GSSVM
+>>> from repro.solvers import GSSVM, SMO, HardMarginSVM, LinearSVM
 """
 from .gssvm import GSSVM
 from .linear import LinearSVM
+from .smo import SMO, HardMarginSVM
 
-__all__ = ["GSSVM", "LinearSVM"]
+__all__ = ["GSSVM", "HardMarginSVM", "LinearSVM", "SMO"]
