@@ -8,7 +8,12 @@ PROFILES = ("full", "quick")
 if config["profile"] not in PROFILES:
     raise ValueError(f"config profile must be one of {PROFILES}, got {config['profile']!r}")
 
-RESULTS = config["results_dir"]
+PROFILE = config["profile"]
+# Records of each profile go to their own folder; the full profile's tables go to
+# paper_tables/, the quick profile's to paper_tables/quick/ so they never mix.
+RESULTS = os.path.join(config["results_dir"], PROFILE)
+TABLES = "paper_tables" if PROFILE == "full" else os.path.join("paper_tables", "quick")
+DATA_RECORDS = os.path.join(config["results_dir"], "data")
 
 import repro.datasets as rd
 

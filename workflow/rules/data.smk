@@ -3,7 +3,7 @@
 
 rule fetch_dataset:
     output:
-        f"{RESULTS}/data/{{dataset}}.json",
+        f"{DATA_RECORDS}/{{dataset}}.json",
     log:
         log_path("data", "{dataset}.log"),
     params:
@@ -18,7 +18,7 @@ rule fetch_dataset:
 
 rule data:
     input:
-        expand(f"{RESULTS}/data/{{dataset}}.json", dataset=OBTAINABLE),
+        expand(f"{DATA_RECORDS}/{{dataset}}.json", dataset=OBTAINABLE),
 
 
 rule dataset_table:

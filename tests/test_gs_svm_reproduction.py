@@ -1,0 +1,92 @@
+"""GS-SVM paper: reproduced numbers against the published ones.
+
+The quick checks run the experiment code of repro.experiments.gs_svm on sets
+we hold as originals; the last test reads the tables of a full workflow run
+(paper_tables/gs_svm_table*.csv) when they exist.
+"""
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from repro import published
+from repro.experiments import gs_svm as GS
+from repro.tables import compare
+from repro.tolerances import tolerance_for
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def published_cell(table, dataset, method, metric):
+    df = published.load(table)
+    row = df[(df.dataset == dataset) & (df.method == method) & (df.metric == metric)]
+    assert len(row) == 1
+    return float(row["value"].iat[0])
+
+
+@pytest.fixture(scope="module")
+def adult1_records(data_env):
+    jobs = [job for job in GS.table1_jobs(GS.PROTOCOLS["quick"]) if job[0] == "Adult-1"]
+    return pd.concat([GS.run_kernel_count(*job) for job in jobs], ignore_index=True)
+
+
+def test_adult1_gssvm_kernel_count(adult1_records):
+    cells = GS.table1_cells(adult1_records).set_index("method")
+    ours = cells.loc["GS-SVMs", "value"]
+    paper = published_cell("gs_svm_table1", "Adult-1", "GS-SVMs", "kernel_evals_1e6")
+    assert tolerance_for("gs_svm", "kernel_evals_1e6").accepts(paper, ours), (paper, ours)
+    assert not cells.loc["GS-SVMs", "standin"]
+
+
+def test_adult1_smo_needs_at_least_ten_times_the_kernel_evaluations(adult1_records):
+    """The paper's headline: GS-SVM needs 10 to 30 times fewer kernel values than
+    SMO (its Table 1 actually spans 9.6 to 50.8)."""
+    ratios = GS.table1_ratios(adult1_records)
+    mean = ratios[ratios.C == "mean"].set_index("method")["ratio"]
+    assert mean["SMO-1"] >= 10 and mean["SMO-2"] >= 10, mean.to_dict()
+
+
+def test_adult1_models_generalise(adult1_records):
+    """A count is only meaningful for a model that learned: a1a.t accuracy near
+    the usual 84% for every fit."""
+    assert adult1_records["test_accuracy"].between(0.80, 0.87).all(), adult1_records[["method", "C", "test_accuracy"]]
+
+
+@pytest.mark.parametrize("paper_name", GS.PROTOCOLS["quick"].table2_datasets)
+def test_table2_quick_protocol_matches_published_cells(data_env, paper_name):
+    protocol = GS.PROTOCOLS["quick"]
+    records = pd.concat([GS.run_cv_fold(paper_name, k, protocol) for k in range(protocol.outer_folds)],
+                        ignore_index=True)
+    pub = published.load("gs_svm_table2")
+    pub = pub[(pub.dataset == paper_name) & (pub.metric == "accuracy_percent")]
+    table = compare(pub, GS.table2_cells(records), GS.PAPER)
+    assert len(table) == 3
+    assert (table["verdict"] == "ok").all(), table[["method", "published", "reproduced", "verdict"]]
+
+
+# Cells of the full run that miss the tolerance, with what we found about why.
+# Filled from the full run's tables; each entry is checked to still miss.
+KNOWN_MISSES: dict[tuple[str, str, str], str] = {}
+
+
+def full_run_cells():
+    cells = []
+    for table in ("gs_svm_table1", "gs_svm_table2"):
+        path = REPO / "paper_tables" / f"{table}.csv"
+        if path.exists():
+            df = pd.read_csv(path)
+            cells += [(table, r.dataset, r.method, r.verdict) for r in df.itertuples()]
+    return cells
+
+
+@pytest.mark.parametrize("table, dataset, method, verdict",
+                         full_run_cells() or [pytest.param(None, None, None, None, marks=pytest.mark.skip(
+                             reason="no full-run tables: run `snakemake --cores 8 gs_svm` (profile full)"))])
+def test_full_run_cell_within_tolerance(table, dataset, method, verdict):
+    if verdict.startswith("not run"):
+        pytest.skip(f"{dataset} {method}: not run in the full run (dataset unavailable)")
+    reason = KNOWN_MISSES.get((table, dataset, method))
+    if reason:
+        assert verdict.startswith("miss"), f"known miss now passes, update KNOWN_MISSES: {dataset} {method}"
+        pytest.xfail(reason)
+    assert verdict.startswith("ok"), (table, dataset, method, verdict)

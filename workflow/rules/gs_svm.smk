@@ -1,0 +1,67 @@
+# GS-SVM paper (gs_svm.txt): Table 1 (kernel evaluations) and Table 2 (10-fold CV
+# accuracy). One job per (dataset, method, C) for Table 1 and per (dataset, outer
+# fold) for Table 2, so --cores N and a cluster get parallel work.
+from repro.experiments import gs_svm as GS
+
+GS_PROTOCOL = GS.PROTOCOLS[PROFILE]
+GS_T1 = [
+    f"{RESULTS}/gs_svm/table1/{d}/{m}_C{'none' if c is None else c}.csv"
+    for d, m, c in GS.table1_jobs(GS_PROTOCOL)
+]
+GS_T2 = [
+    f"{RESULTS}/gs_svm/table2/{d}/fold{k}.csv"
+    for d in GS_PROTOCOL.table2_datasets
+    for k in range(GS_PROTOCOL.outer_folds)
+]
+
+
+rule gs_svm_table1_record:
+    output:
+        f"{RESULTS}/gs_svm/table1/{{dataset}}/{{method}}_C{{C}}.csv",
+    log:
+        log_path(PROFILE, "gs_svm", "table1", "{dataset}", "{method}_C{C}.log"),
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/gs_svm_table1_record.py"
+
+
+rule gs_svm_table2_fold:
+    output:
+        f"{RESULTS}/gs_svm/table2/{{dataset}}/fold{{fold}}.csv",
+    log:
+        log_path(PROFILE, "gs_svm", "table2", "{dataset}", "fold{fold}.log"),
+    params:
+        protocol=PROFILE,
+    wildcard_constraints:
+        fold=r"\d+",
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/gs_svm_table2_fold.py"
+
+
+rule gs_svm_tables:
+    input:
+        table1=GS_T1,
+        table2=GS_T2,
+    output:
+        table1_csv=f"{TABLES}/gs_svm_table1.csv",
+        table1_md=f"{TABLES}/gs_svm_table1.md",
+        table1_records=f"{TABLES}/gs_svm_table1_records.csv",
+        table2_csv=f"{TABLES}/gs_svm_table2.csv",
+        table2_md=f"{TABLES}/gs_svm_table2.md",
+        table2_records=f"{TABLES}/gs_svm_table2_records.csv",
+    log:
+        log_path(PROFILE, "gs_svm", "tables.log"),
+    params:
+        protocol=PROFILE,
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/gs_svm_tables.py"
+
+
+rule gs_svm:
+    input:
+        rules.gs_svm_tables.output,
