@@ -62,6 +62,37 @@ rule gs_svm_tables:
         "../scripts/gs_svm_tables.py"
 
 
+# Timing jobs take every core (threads: workflow.cores) so that no other job
+# runs beside them; the ratios are measured side by side within the job.
+rule gs_svm_speed_record:
+    output:
+        f"{RESULTS}/gs_svm/speed/{{dataset}}.csv",
+    log:
+        log_path(PROFILE, "gs_svm", "speed", "{dataset}.log"),
+    params:
+        repeat=GS_PROTOCOL.speed_repeat,
+    threads: workflow.cores
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/gs_svm_speed_record.py"
+
+
+rule gs_svm_speed_table:
+    input:
+        expand(f"{RESULTS}/gs_svm/speed/{{dataset}}.csv", dataset=GS_PROTOCOL.speed_datasets),
+    output:
+        csv=f"{TABLES}/gs_svm_speed.csv",
+        md=f"{TABLES}/gs_svm_speed.md",
+    log:
+        log_path(PROFILE, "gs_svm", "speed_table.log"),
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/gs_svm_speed_table.py"
+
+
 rule gs_svm:
     input:
         rules.gs_svm_tables.output,
+        rules.gs_svm_speed_table.output,
