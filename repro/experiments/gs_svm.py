@@ -299,3 +299,35 @@ def run_speed(name: str, repeat: int = 3, gamma: float = GAMMA_TABLE1) -> pd.Dat
         "n_kernel_evals": getattr(models[method], "n_kernel_evals_", np.nan),
         "repeat": repeat,
     } for method in makers])
+
+
+# ------------------------------------------------------------------ cost of Table 2
+def measure_inner_split(paper_name: str, protocol: Protocol, methods=None) -> pd.DataFrame:
+    """Time every grid point of every method on ONE inner split of outer fold 0.
+
+    The full protocol repeats this ``inner_folds * outer_folds`` times (plus one
+    refit per outer fold), so ``seconds * inner_folds * outer_folds`` extrapolates
+    the cost of a dataset's full Table 2 run from a measured 1/100 of it.
+    """
+    from sklearn.base import clone
+    from sklearn.model_selection import ParameterGrid
+
+    X, y, info = datasets.load(our_name(paper_name), return_info=True)
+    train, _ = outer_folds(y, protocol.outer_folds)[0]
+    inner = StratifiedKFold(protocol.inner_folds, shuffle=True, random_state=1)
+    fit_idx, val_idx = next(inner.split(X[train], y[train]))
+    Xf, yf, Xv, yv = X[train][fit_idx], y[train][fit_idx], X[train][val_idx], y[train][val_idx]
+    rows = []
+    for method, (pipeline, grid) in table2_models(protocol).items():
+        if methods and method not in methods:
+            continue
+        start = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            for params in ParameterGrid(grid):
+                clone(pipeline).set_params(**params).fit(Xf, yf).score(Xv, yv)
+        seconds = time.perf_counter() - start
+        rows.append({"paper_dataset": paper_name, "n_samples": X.shape[0], "method": method,
+                     "grid_points": len(ParameterGrid(grid)), "seconds_one_split": seconds,
+                     "extrapolated_seconds": seconds * protocol.inner_folds * protocol.outer_folds})
+    return pd.DataFrame(rows)
