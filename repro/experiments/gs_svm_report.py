@@ -89,13 +89,14 @@ def _dimension_notes() -> dict:
     return notes
 
 
-def write_tables(inputs, outputs, protocol: str):
-    """The workflow's gs_svm_tables step: every output written atomically."""
+def write_tables(inputs, outputs, protocol: str, note: str = ""):
+    """The workflow's gs_svm_tables step: every output written atomically.
+    ``note`` is printed above both tables (e.g. to say a run was partial)."""
     rec1 = _read(inputs.table1)
     comparison1, ratios, md1 = table1(rec1)
     rec2 = _read(inputs.table2)
     comparison2, ttests, md2 = table2(rec2)
-    banner = f"Profile: {protocol}.\n\n" if protocol != "full" else ""
+    banner = (f"Profile: {protocol}.\n\n" if protocol != "full" else "") + (f"{note}\n\n" if note else "")
     write_text_atomic(outputs.table1_records, rec1.to_csv(index=False))
     write_text_atomic(outputs.table1_csv, comparison1.to_csv(index=False))
     write_text_atomic(outputs.table1_md, banner + md1)
