@@ -31,4 +31,4 @@ def atomic_path(path):
 
 def write_text_atomic(path, text):
     with atomic_path(path) as tmp:
-        tmp.write_text(text)
+        tmp.write_text(text, encoding="utf-8")

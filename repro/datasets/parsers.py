@@ -23,6 +23,8 @@ import io
 import re
 import warnings
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
@@ -39,7 +41,7 @@ def open_binary(path):
     if magic[:2] == b"\x1f\x8b":
         return gzip.open(path, "rb")
     if magic[:2] == b"\x1f\x9d":
-        return io.BytesIO(unlzw(open(path, "rb").read()))
+        return io.BytesIO(unlzw(Path(path).read_bytes()))
     return open(path, "rb")
 
 

@@ -24,6 +24,7 @@ def table1(records: pd.DataFrame):
     ratios["in_claimed_range"] = ratios["ratio"].between(*SPEEDUP_CLAIM)
     per_c = records.pivot_table(index=["paper_dataset", "method"], columns="C",
                                 values="n_kernel_evals", sort=False) / 1e6
+    per_c = per_c[sorted(per_c.columns)]
     per_c.columns = [f"C={c:g}" for c in per_c.columns]
     mean_ratios = ratios[ratios.C == "mean"]
     md = "\n".join([
@@ -60,7 +61,7 @@ def table2(records: pd.DataFrame):
     dims["why"] = dims["dataset"].map(_dimension_notes())
     params = (records.groupby(["paper_dataset", "method"], sort=False)
               .agg(median_log2_theta=("log2_theta", "median"), median_log2_C=("log2_C", "median"),
-                   unconverged_fits=("n_unconverged_fits", "sum"),
+                   unconverged_problems=("n_unconverged_fits", "sum"),
                    seconds=("seconds", "sum")).reset_index())
     md = "\n".join([
         to_markdown(comparison.round(2), title="GS-SVM paper, Table 2: 10-fold CV accuracy (%)",
