@@ -1,4 +1,5 @@
-"""scikit-learn's estimator contract for every public solver.
+"""scikit-learn's estimator contract for LinearSVM (GSSVM, SMO and HardMarginSVM are
+checked in their own test files, beside their declared known failures).
 
 Known failures are declared per check with the reason (none so far)."""
 from sklearn.utils.estimator_checks import parametrize_with_checks
