@@ -90,3 +90,14 @@ def rmatvec(tuple a, const double[::1] c):
     for i in range(A.n_rows):
         row_axpy(&A, i, c[i], &w[0])
     return w
+
+
+def fill_sqnorms(tuple a):
+    """a[3][i] = x_i . x_i through rows_dot, so that dense and CSR copies of the
+    same data get bitwise identical norms (and so identical kernel values)."""
+    cdef Rows A
+    keep_a = _view(&A, a)
+    cdef double[::1] sq = a[3]
+    cdef int i
+    for i in range(A.n_rows):
+        sq[i] = rows_dot(&A, i, &A, i)

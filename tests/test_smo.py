@@ -168,14 +168,14 @@ def test_history_tracks_the_dual_objective(problems, fits, name, mod, cache):
 
 
 def test_dense_and_sparse_input_give_the_same_model(problems):
-    # The squared norms are summed in a different order for the two layouts, so
-    # kernel values can differ in the last bit and the paths drift apart within
-    # the tolerance: compare the optimum, not the iterates.
+    # Both layouts sum squared norms and dot products in the same column order,
+    # so kernel values are bitwise equal and SMO follows the same path.
     X, y, _, _ = problems["heart_scale"]
     a = SMO(C=2.0, gamma=0.1, tol=1e-5).fit(X, y)
     b = SMO(C=2.0, gamma=0.1, tol=1e-5).fit(X.toarray(), y)
-    assert a.dual_objective_[0] == pytest.approx(b.dual_objective_[0], rel=1e-8)
-    np.testing.assert_allclose(a.decision_function(X), b.decision_function(X), atol=1e-3)
+    assert a.n_iter_ == b.n_iter_ and a.n_kernel_evals_ == b.n_kernel_evals_
+    np.testing.assert_array_equal(a.dual_coef_, b.dual_coef_)
+    assert a.intercept_[0] == b.intercept_[0]
 
 
 # ---------------------------------------------------------------------------
@@ -507,7 +507,8 @@ def test_platt_eps_stops_above_the_gap(problems, mod):
     tiny = SMO(C=64.0, modification=mod, kernel_cache=True).fit(X, y)
     assert platt.optimality_gap_[0] > 2e-3 and not platt.converged_
     assert tiny.optimality_gap_[0] <= 2e-3 and tiny.converged_
-    assert platt.dual_objective_[0] > tiny.dual_objective_[0]
+    # (which of the two dual objectives is lower is not determined: the default run
+    # also stops at the 2 tol gap, not at the exact optimum)
 
 
 def test_hard_margin_terminates_on_contradictory_duplicates():

@@ -7,6 +7,8 @@ int32 indices, and that computes the squared row norms the RBF kernel needs.
 import numpy as np
 import scipy.sparse as sp
 
+from .._kernels.kernels import fill_sqnorms
+
 KERNELS = {"linear": 0, "rbf": 1, "poly": 2}
 
 
@@ -22,14 +24,16 @@ def as_rows_input(X):
         data = np.ascontiguousarray(X.data, dtype=np.float64)
         indices = np.ascontiguousarray(X.indices, dtype=np.int32)
         indptr = np.ascontiguousarray(X.indptr, dtype=np.int32)
-        sqnorm = np.asarray(X.multiply(X).sum(axis=1), dtype=np.float64).ravel()
         if data.size == 0:  # keep a valid pointer for empty matrices
             data, indices = np.zeros(1), np.zeros(1, dtype=np.int32)
-        return (data, indices, indptr, sqnorm, n, d, False)
-    data = np.ascontiguousarray(X, dtype=np.float64)
-    sqnorm = np.einsum("ij,ij->i", data, data)
-    indices = np.arange(max(d, 1), dtype=np.int32)
-    return (data, indices, None, sqnorm, n, d, True)
+        rows = (data, indices, indptr, np.zeros(n), n, d, False)
+    else:
+        data = np.ascontiguousarray(X, dtype=np.float64)
+        indices = np.arange(max(d, 1), dtype=np.int32)
+        rows = (data, indices, None, np.zeros(n), n, d, True)
+    # the same summation for both layouts: bitwise equal norms for equal data
+    fill_sqnorms(rows)
+    return rows
 
 
 def kernel_params(kernel, gamma, coef0=0.0, degree=3):
