@@ -32,3 +32,18 @@ def atomic_path(path):
 def write_text_atomic(path, text):
     with atomic_path(path) as tmp:
         tmp.write_text(text, encoding="utf-8")
+
+
+@contextmanager
+def log_to(path):
+    """Send stdout and stderr to ``path`` for the duration of a workflow job
+    (Snakemake's ``log:``), closing the file afterwards."""
+    import sys
+
+    with open(path, "w", encoding="utf-8") as log:
+        old = sys.stdout, sys.stderr
+        sys.stdout = sys.stderr = log
+        try:
+            yield log
+        finally:
+            sys.stdout, sys.stderr = old

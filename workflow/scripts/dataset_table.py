@@ -1,10 +1,8 @@
 """paper_tables/datasets.{md,csv}: every dataset of the papers, what we obtained here."""
-import sys
-
 from repro.datasets.report import dataset_table, to_markdown
-from repro._io import write_text_atomic
+from repro._io import log_to, write_text_atomic
 
-sys.stderr = open(snakemake.log[0], "w")  # noqa: F821 (the snakemake object)
-table = dataset_table(snakemake.input)  # noqa: F821
-write_text_atomic(snakemake.output.csv, table.to_csv(index=False))  # noqa: F821
-write_text_atomic(snakemake.output.md, to_markdown(table))  # noqa: F821
+with log_to(snakemake.log[0]):  # noqa: F821 (the snakemake object)
+    table = dataset_table(snakemake.input)  # noqa: F821
+    write_text_atomic(snakemake.output.csv, table.to_csv(index=False))  # noqa: F821
+    write_text_atomic(snakemake.output.md, to_markdown(table))  # noqa: F821
