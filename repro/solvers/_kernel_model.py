@@ -51,9 +51,13 @@ class KernelExpansionMixin:
         self._sv_rows = [as_rows_input(v) for v in vectors]
         self.support_vectors_ = vectors[0] if len(results) == 1 else vectors
 
-    def _decision_problem(self, p, X):
+    def _decision_input(self, X):
+        # the kernel's row view of X, built once for all one-vs-one problems
+        return as_rows_input(X)
+
+    def _decision_problem(self, p, rows):
         dual = self.dual_coef_ if len(self.problems_) == 1 else self.dual_coef_[p]
         if len(dual) == 0:
-            return np.full(X.shape[0], self.intercept_[p])
-        K, _ = kernel_matrix(as_rows_input(X), self._sv_rows[p], *self._kernel_args())
+            return np.full(rows[4], self.intercept_[p])  # rows[4]: number of rows
+        K, _ = kernel_matrix(rows, self._sv_rows[p], *self._kernel_args())
         return K @ dual + self.intercept_[p]
