@@ -10,6 +10,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 
+# Read once: os.umask can only be read by setting it, which is unsafe once threads run.
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
 @contextmanager
 def atomic_path(path):
     """Yield a temporary path beside ``path``; rename it to ``path`` on success,
@@ -18,9 +23,7 @@ def atomic_path(path):
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     os.close(fd)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file the usual mode
+    os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; give the file the usual mode
     try:
         yield Path(tmp)
         os.replace(tmp, path)

@@ -203,13 +203,6 @@ def _ensure(fs, download, tried, reason=""):
     return None
 
 
-def _publish(tmp: Path):
-    """mkstemp creates 0600 files; a cache may be shared, so make it readable (umask applies)."""
-    mask = os.umask(0)
-    os.umask(mask)
-    os.chmod(tmp, 0o644 & ~mask)
-
-
 def _copy_hashing(read, tmp: Path) -> str:
     h = hashlib.sha256()
     with open(tmp, "wb") as out:
@@ -228,7 +221,6 @@ def _admit(src: Path, dest: Path, fs, origin):
         if known and actual not in known:
             raise ChecksumError(src, " or ".join(sorted(known)), actual,
                                 "the mirror copy is corrupted")
-        _publish(tmp)
     if not known:
         warnings.warn(f"{src}: sha256 unknown to the registry; trusting it on first use "
                       f"(sha256 {actual})", stacklevel=4)
@@ -252,7 +244,6 @@ def _download(url, dest: Path, fs):
             raise UnverifiedFileError(
                 f"downloaded, but no sha256 is recorded for it (computed {actual}); refused. "
                 "Set REPRO_ALLOW_UNVERIFIED=1 to accept it, or record the hash in the registry")
-        _publish(tmp)
     _write_stamp(fs.path, dest, actual, verified, "download")
 
 
@@ -265,7 +256,6 @@ def _derive(src: Path, dest: Path, fs, method):
         actual = hashlib.sha256(data).hexdigest()
         if fs.sha256 and actual != fs.sha256:
             raise ChecksumError(f"{dest} (uncompressed from {src})", fs.sha256, actual)
-        _publish(tmp)
     _write_stamp(fs.path, dest, actual, bool(fs.sha256), "derived")
 
 
