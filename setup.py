@@ -10,6 +10,22 @@ from pathlib import Path
 import numpy as np
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
+
+PUBLISHED = Path("paper_tables") / "published"
+
+
+class build_py_with_published(build_py):
+    """Also ship the published-value CSVs (paper_tables/published/, kept at the
+    top level for readers of the repository) inside the package as
+    repro/_published/, so a non-editable install can load them."""
+
+    def run(self):
+        super().run()
+        target = Path(self.build_lib) / "repro" / "_published"
+        target.mkdir(parents=True, exist_ok=True)
+        for path in sorted(PUBLISHED.glob("*.csv")):
+            self.copy_file(str(path), str(target / path.name))
 
 DEBUG = os.environ.get("REPRO_CYTHON_DEBUG", "") not in ("", "0")
 
@@ -25,6 +41,7 @@ extensions = [
 ]
 
 setup(
+    cmdclass={"build_py": build_py_with_published},
     ext_modules=cythonize(
         extensions,
         include_path=["pyx"],

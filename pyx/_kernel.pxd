@@ -5,6 +5,9 @@ linear  k(x, z) = x . z
 rbf     k(x, z) = exp(-gamma * ||x - z||^2)          (the papers' Gaussian kernel,
                                                      theta in gs_svm.txt Sec. 3)
 poly    k(x, z) = (gamma * x . z + coef0) ** degree
+precomputed  k(x_i, z_j) = A[i, j]: the rows of A are rows of a Gram matrix
+        (dense only), so a solver given K instead of X reads its values
+        through the same calls (and counts them as evaluations).
 
 Every call of ``kernel_ij`` adds one to ``spec.n_evals`` and ``kernel_row``
 adds one per entry it fills, so a solver's count is exactly the number of
@@ -22,6 +25,7 @@ cdef enum:
     KERNEL_LINEAR = 0
     KERNEL_RBF = 1
     KERNEL_POLY = 2
+    KERNEL_PRECOMPUTED = 3
 
 cdef struct KernelSpec:
     int kind
@@ -58,6 +62,8 @@ cdef inline double kernel_from_dot(const KernelSpec* k, double d, double sq_i,
 cdef inline double kernel_value(const KernelSpec* k, const Rows* A, int i,
                                 const Rows* B, int j) noexcept nogil:
     """k(x_i, z_j) without counting (for callers that count in bulk)."""
+    if k.kind == KERNEL_PRECOMPUTED:  # A is dense: entry j of row i
+        return A.data[<Py_ssize_t> i * A.n_features + j]
     return kernel_from_dot(k, rows_dot(A, i, B, j), A.sqnorm[i], B.sqnorm[j])
 
 

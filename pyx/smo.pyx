@@ -90,7 +90,8 @@ cimport numpy as cnp
 from libc.math cimport fabs, INFINITY
 from cpython.exc cimport PyErr_CheckSignals
 from _rows cimport Rows, rows_init
-from _kernel cimport KernelSpec, kernel_spec, kernel_ij, kernel_row, KERNEL_RBF
+from _kernel cimport (KernelSpec, kernel_spec, kernel_ij, kernel_row, KERNEL_RBF,
+                     KERNEL_PRECOMPUTED)
 
 cnp.import_array()
 
@@ -220,6 +221,7 @@ cdef struct Solver:
     long long n_f      # F_i computed from scratch (examineExample outside I0)
     long long n_f_evals  # kernel values computed for them
     bint use_cache
+    double* gram       # fast mode with a precomputed kernel: row i at gram + i * l
     RowCache* cache
     Probe* p1          # x_i1 (takeStep) / x_i (compute_F)
     Probe* p2          # x_i2 (takeStep)
@@ -260,12 +262,23 @@ cdef inline void _list_remove(int* lst, int* pos, int* n, int i) noexcept nogil:
         pos[i] = -1
 
 
+cdef inline double* cached_row(const Solver* S, int i) noexcept nogil:
+    """Row K(i, :) when it is at hand without computing (fast mode), else NULL."""
+    if S.gram != NULL:
+        return S.gram + <Py_ssize_t> i * S.l
+    return cache_peek(S.cache, i)
+
+
 cdef double* cache_fetch(Solver* S, int i, Probe* p) noexcept nogil:
     """Row K(i, :) from the cache, computed (l - 1 counted values, the diagonal
-    is K_ii) into the least recently used slot when missing."""
+    is K_ii) into the least recently used slot when missing. With a precomputed
+    kernel the row of the Gram matrix itself (nothing computed or counted)."""
     cdef RowCache* c = S.cache
-    cdef int s = c.slot_of[i]
+    cdef int s
     cdef double* row
+    if S.gram != NULL:
+        return S.gram + <Py_ssize_t> i * S.l
+    s = c.slot_of[i]
     if s >= 0:
         _lru_unlink(c, s)
         _lru_push_front(c, s)
@@ -293,10 +306,10 @@ cdef inline double kval(Solver* S, int i, int j) noexcept nogil:
     else computed and counted. K is bitwise symmetric (same dot-product order)."""
     cdef double* r
     if S.use_cache:
-        r = cache_peek(S.cache, i)
+        r = cached_row(S, i)
         if r != NULL:
             return r[j]
-        r = cache_peek(S.cache, j)
+        r = cached_row(S, j)
         if r != NULL:
             return r[i]
     return kernel_ij(S.k, S.X, i, S.X, j)
@@ -310,7 +323,7 @@ cdef double compute_F(Solver* S, int i) noexcept nogil:
     cdef int t, j
     cdef long long before = S.k.n_evals
     if S.use_cache:
-        ri = cache_peek(S.cache, i)
+        ri = cached_row(S, i)
     for t in range(S.nsv):
         j = S.sv[t]
         if j == i:
@@ -318,7 +331,7 @@ cdef double compute_F(Solver* S, int i) noexcept nogil:
         elif ri != NULL:
             v = ri[j]
         else:
-            rj = cache_peek(S.cache, j) if S.use_cache else NULL
+            rj = cached_row(S, j) if S.use_cache else NULL
             if rj != NULL:
                 v = rj[i]
             else:
@@ -497,14 +510,57 @@ cdef int examine_example(Solver* S, int i2) noexcept nogil:
     return take_step(S, i1, i2)
 
 
+cdef void _warm_start(Solver* S, const double[::1] alpha0) except *:
+    """Start from a feasible alpha0: index sets, every F_i, b_up / b_low, W."""
+    cdef int i, l = S.l
+    cdef double a, balance = 0.0, total = 0.0
+    if alpha0.shape[0] != l:
+        raise ValueError(f"alpha0 has {alpha0.shape[0]} entries for {l} examples")
+    for i in range(l):
+        a = alpha0[i]
+        if not (0.0 <= a <= S.C):
+            raise ValueError(f"alpha0[{i}] = {a!r} is outside [0, C = {S.C!r}]")
+        if a < S.snap:
+            a = 0.0
+        elif a > S.C - S.snap:
+            a = S.C
+        S.alpha[i] = a
+        balance += S.y[i] * a
+        total += a
+        if a > 0.0:
+            _list_add(S.sv, S.sv_pos, &S.nsv, i)
+        if in_I0(S, i):
+            _list_add(S.i0, S.i0_pos, &S.ni0, i)
+    if abs(balance) > 1e-9 * max(total, 1.0):
+        raise ValueError(f"alpha0 violates sum_i y_i alpha_i = 0 (it is {balance!r})")
+    S.b_up = INFINITY
+    S.b_low = -INFINITY
+    S.obj = 0.0
+    with nogil:
+        for i in range(l):
+            S.F[i] = compute_F(S, i)
+            S.obj += 0.5 * S.alpha[i] * (S.y[i] * S.F[i] - 1.0)  # W = 1/2 sum a_i (y_i F_i - 1)
+            if in_up(S, i) and S.F[i] < S.b_up:
+                S.b_up = S.F[i]
+                S.i_up = i
+            if in_low(S, i) and S.F[i] > S.b_low:
+                S.b_low = S.F[i]
+                S.i_low = i
+
+
 def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
               double coef0, int degree, int modification, double tol, double eps_step,
               bint use_cache, double cache_size, long long max_iter, object history,
-              const int[::1] order=None):
+              const int[::1] order=None, const double[::1] alpha0=None):
     """Train the binary SVM on rows ``x`` (an ``as_rows_input`` tuple), y in {-1, +1}.
 
     ``order``: the sequence in which the passes over all examples and over I0
     visit the examples (a permutation of 0..l-1; None: 0, 1, ..., l-1).
+    ``alpha0``: a feasible starting point (warm start; None: alpha = 0). Every
+    F_i is then computed from scratch once (counted like any kernel value) and
+    b_up, b_low are taken over all examples before the first pass.
+    ``kind`` KERNEL_PRECOMPUTED: ``x`` holds the dense l x l Gram matrix; in
+    fast mode its rows serve as the cache (nothing is computed or counted).
 
     Returns ``(alpha, b, n_iter, n_kernel_evals, converged, b_up, b_low, objective,
     stats)``:
@@ -587,6 +643,7 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
     S.n_f = 0
     S.n_f_evals = 0
     S.use_cache = use_cache
+    S.gram = NULL
     S.cache = &cache
     S.p1 = &probe1
     S.p2 = &probe2
@@ -597,7 +654,12 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
         for i in range(l):
             kdiag_arr[i] = kernel_ij(&k, &X, i, &X, i)
 
-    if use_cache:
+    if kind == KERNEL_PRECOMPUTED:
+        if not X.dense or X.n_features != l:
+            raise ValueError("a precomputed kernel needs the dense l x l Gram matrix")
+        if use_cache:
+            S.gram = X.data
+    if use_cache and S.gram == NULL:
         capacity = <int> min(<double> l, cache_size * 1048576.0 / (8.0 * l))
         capacity = max(capacity, 2)
         store_arr = np.empty(<Py_ssize_t> capacity * l)
@@ -616,13 +678,16 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
         cache.capacity = capacity
         cache.l = l
 
-    # alpha = 0: F_i = -y_i
-    S.i_up = pos_first
-    S.b_up = -1.0
-    S.i_low = neg_first
-    S.b_low = 1.0
-    F_arr[pos_first] = -1.0
-    F_arr[neg_first] = 1.0
+    if alpha0 is None:
+        # alpha = 0: F_i = -y_i
+        S.i_up = pos_first
+        S.b_up = -1.0
+        S.i_low = neg_first
+        S.b_low = 1.0
+        F_arr[pos_first] = -1.0
+        F_arr[neg_first] = 1.0
+    else:
+        _warm_start(&S, alpha0)
 
     n_changed = 0
     while (n_changed > 0 or examine_all) and S.n_steps < max_iter:

@@ -1,8 +1,9 @@
 """Loader for the numbers printed in the five papers (hand-transcribed CSVs).
 
 The CSVs live in ``paper_tables/published/`` at the repository root (see the README
-there for the conventions). Set the environment variable ``REPRO_PUBLISHED_DIR`` to
-read them from another folder.
+there for the conventions); a built (non-editable) install carries a copy in
+``repro/_published/`` (setup.py). Set the environment variable
+``REPRO_PUBLISHED_DIR`` to read them from another folder.
 
 Table files use the long ("tidy") layout, one row per printed cell::
 
@@ -42,11 +43,16 @@ CLAIM_COLUMNS = ["paper", "ref", "claim_id", "quantity", "value", "unit", "text"
 
 
 def published_dir() -> Path:
-    """Folder holding the published CSVs (``$REPRO_PUBLISHED_DIR`` if set)."""
+    """Folder holding the published CSVs: ``$REPRO_PUBLISHED_DIR`` if set, else
+    the checkout's ``paper_tables/published`` (editable install, source tree),
+    else the copy installed with the package."""
     override = os.environ.get(ENV_VAR)
     if override:
         return Path(override).expanduser().resolve()
-    return Path(__file__).resolve().parents[1] / "paper_tables" / "published"
+    checkout = Path(__file__).resolve().parents[1] / "paper_tables" / "published"
+    if checkout.is_dir():
+        return checkout
+    return Path(__file__).resolve().parent / "_published"
 
 
 def list_tables() -> list[str]:

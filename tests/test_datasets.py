@@ -450,6 +450,20 @@ def test_scaling_csr_keeps_sparsity(data_env):
         scale_pm1(Z)
 
 
+def test_scaling_refuses_bad_input_without_changing_the_fitted_scaler():
+    sc = RangeScaler().fit(np.array([[0.0, 1.0], [2.0, 3.0]]))
+    before = sc.scale_.copy()
+    with pytest.raises(ValueError, match="NaN"):
+        sc.fit(np.array([[0.0, np.nan], [1.0, 2.0]]))
+    with pytest.raises(ValueError, match="infinity"):
+        sc.transform(np.array([[0.0, np.inf]]))
+    with pytest.raises(ValueError, match="implicit zeros"):
+        RangeScaler((-1.0, 1.0)).fit(sp.csr_matrix(np.eye(2)))
+    with pytest.raises(ValueError, match="implicit zeros"):
+        sc.set_params(feature_range=(-1.0, 1.0)).fit(sp.csr_matrix(np.eye(2)))
+    np.testing.assert_array_equal(sc.scale_, before)  # the refused fits left it unchanged
+
+
 # ---------------------------------------------------------------- command line
 def _run(args, env_extra):
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))

@@ -1,6 +1,7 @@
 """LinearSVM (dual coordinate descent) against LIBLINEAR and its own duality gap."""
 import numpy as np
 import pytest
+from sklearn.exceptions import ConvergenceWarning
 import scipy.sparse as sp
 from sklearn.svm import LinearSVC
 
@@ -88,7 +89,8 @@ def test_dense_and_sparse_give_the_same_model(data_env):
 
 def test_history_is_a_monotone_dual_trace(data_env):
     X, y = load("heart_scale")
-    m = LinearSVM(C=1.0, tol=1e-5).fit(X, y)
+    m = LinearSVM(C=1.0, tol=1e-5, max_iter=100_000).fit(X, y)
+    assert m.converged_
     h = m.history_
     assert len(h["iteration"]) == m.n_iter_
     assert np.all(np.diff(h["time"]) >= 0)
@@ -98,5 +100,17 @@ def test_history_is_a_monotone_dual_trace(data_env):
 
 def test_max_iter_reached_is_reported():
     X, y = np.random.default_rng(0).normal(size=(200, 5)), np.r_[np.zeros(100), np.ones(100)]
-    m = LinearSVM(C=100.0, tol=1e-12, max_iter=3).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match="max_iter=3"):
+        m = LinearSVM(C=100.0, tol=1e-12, max_iter=3).fit(X, y)
     assert m.n_iter_ == 3 and not m.converged_
+
+
+def test_random_state_none_draws_a_seed_from_the_global_state():
+    X, y = np.random.default_rng(1).normal(size=(300, 5)), np.r_[np.zeros(150), np.ones(150)]
+    fit = lambda rs: LinearSVM(C=10.0, tol=1e-1, random_state=rs).fit(X, y).coef_  # noqa: E731
+    np.testing.assert_array_equal(fit(4), fit(4))
+    np.random.seed(0)
+    a = fit(None)
+    np.random.seed(0)
+    np.testing.assert_array_equal(fit(None), a)  # reproducible through np.random.seed
+    assert not np.array_equal(fit(None), a)      # and not a fixed seed

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import shutil
+from pathlib import Path
 from decimal import Decimal
 
 import pandas as pd
@@ -449,3 +450,20 @@ def test_ldm_text_best_counts_agree_with_table(table_id, claim_id):
 def test_ldm_best_count_measured_values():
     """Pins the counts quoted above: (strict wins, wins or ties) per LDM table."""
     assert [(_ldm_best_count(t, False), _ldm_best_count(t)) for t in LDM_ACC_TABLES] == [(10, 13), (14, 16), (7, 11)]
+
+
+def test_built_package_carries_the_published_tables(tmp_path, monkeypatch):
+    """A non-editable install reads repro/_published/ (copied by setup.py's build_py)."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    r = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(tmp_path)],
+                       cwd=root, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    shipped = tmp_path / "repro" / "_published"
+    assert sorted(p.name for p in shipped.glob("*.csv")) == sorted(
+        p.name for p in (root / "paper_tables" / "published").glob("*.csv"))
+    from_checkout = published.load("gs_svm_table2")
+    monkeypatch.setenv(published.ENV_VAR, str(shipped))
+    pd.testing.assert_frame_equal(published.load("gs_svm_table2"), from_checkout)

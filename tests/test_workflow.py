@@ -41,3 +41,11 @@ def test_unknown_profile_is_refused(data_env):
     r = snakemake("-n", "--config", "profile=fast")
     assert r.returncode != 0
     assert "profile must be one of" in r.stdout + r.stderr
+
+
+def test_skipped_datasets_are_left_out_of_the_plan(data_env):
+    r = snakemake("-n", "--forceall", "--config", "skip_datasets=[\"Page\",\"Iris\"]", "--", "gs_svm_tables")
+    out = r.stdout + r.stderr
+    assert r.returncode == 0, out
+    assert "table2/Heart/fold0.csv" in out
+    assert "table2/Page/" not in out and "table2/Iris/" not in out

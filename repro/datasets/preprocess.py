@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_array, check_is_fitted
 
 
 def _col_min_max(X):
@@ -36,17 +36,16 @@ class RangeScaler(TransformerMixin, BaseEstimator):
         self.feature_range = feature_range
 
     def fit(self, X, y=None):
+        """Learn each column's min and max. Everything is checked before any
+        attribute is set, so a refused input leaves the scaler as it was."""
         lo, hi = map(float, self.feature_range)
         if not lo < hi:
             raise ValueError(f"feature_range must be increasing, got {self.feature_range}")
-        X = X if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+        # clear errors for NaN / inf, empty or 1-D input (scikit-learn's wording)
+        X = check_array(X, accept_sparse="csr", dtype=np.float64)
         mn, mx = _col_min_max(X)
         span = mx - mn
-        const = ~(span > 0)  # also catches NaN columns
-        self.scale_ = np.where(const, 0.0, (hi - lo) / np.where(const, 1.0, span))
-        self.offset_ = np.where(const, 0.0, lo - mn * self.scale_)
-        self.data_min_, self.data_max_ = mn, mx
-        self.n_features_in_ = X.shape[1]
+        const = ~(span > 0)
         if sp.issparse(X):
             if lo != 0.0:
                 raise ValueError("scaling a sparse matrix to a range other than [0, hi] would "
@@ -55,24 +54,30 @@ class RangeScaler(TransformerMixin, BaseEstimator):
                 raise ValueError("sparse input with negative values: min-max scaling would "
                                  "make implicit zeros non-zero; call .toarray() first")
             # 0 -> 0: divide by the column maximum (equals min-max when the min is 0)
-            self.scale_ = np.where(const, 0.0, hi / np.where(mx > 0, mx, 1.0))
-            self.offset_ = np.zeros_like(self.scale_)
+            scale = np.where(const, 0.0, hi / np.where(mx > 0, mx, 1.0))
+            offset = np.zeros_like(scale)
+        else:
+            scale = np.where(const, 0.0, (hi - lo) / np.where(const, 1.0, span))
+            offset = np.where(const, 0.0, lo - mn * scale)
+        self.scale_, self.offset_ = scale, offset
+        self.data_min_, self.data_max_ = mn, mx
+        self.n_features_in_ = X.shape[1]
         return self
 
     def transform(self, X):
         check_is_fitted(self, "scale_")
+        X = check_array(X, accept_sparse="csr", dtype=np.float64)
         if X.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {X.shape[1]} features, the scaler was fitted on "
                              f"{self.n_features_in_}")
         if sp.issparse(X):
             if np.any(self.offset_ != 0):
                 raise ValueError("this scaler does not map 0 to 0; densify X first")
-            X = sp.csr_matrix(X, dtype=np.float64, copy=True)
+            X = X.copy()
             X.data *= self.scale_[X.indices]
             X.eliminate_zeros()
             X.indices = X.indices.astype(np.int32, copy=False)
             return X
-        X = np.asarray(X, dtype=np.float64)
         return np.ascontiguousarray(X * self.scale_ + self.offset_)
 
 

@@ -61,7 +61,7 @@ def table2(records: pd.DataFrame):
     dims["why"] = dims["dataset"].map(_dimension_notes())
     params = (records.groupby(["paper_dataset", "method"], sort=False)
               .agg(median_log2_theta=("log2_theta", "median"), median_log2_C=("log2_C", "median"),
-                   unconverged_problems=("n_unconverged_fits", "sum"),
+                   unconverged_problems=("n_unconverged_problems", "sum"),
                    seconds=("seconds", "sum")).reset_index())
     md = "\n".join([
         to_markdown(comparison.round(2), title="GS-SVM paper, Table 2: 10-fold CV accuracy (%)",

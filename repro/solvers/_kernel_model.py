@@ -18,7 +18,7 @@ from .._kernels.kernels import kernel_matrix
 from ._validation import as_rows_input, kernel_params
 
 KERNEL_PARAMETER_CONSTRAINTS = {
-    "kernel": [StrOptions({"linear", "rbf", "poly"})],
+    "kernel": [StrOptions({"linear", "rbf", "poly", "precomputed"})],
     "gamma": [Interval(Real, 0, None, closed="neither")],
     "coef0": [Real],
     "degree": [Interval(Integral, 1, None, closed="left")],
@@ -31,7 +31,8 @@ class KernelExpansionMixin:
     Attributes set (binary: arrays; k > 2 classes: one entry per one-vs-one
     problem, indices refer to the full training set):
     ``support_``, ``dual_coef_``, ``intercept_`` (n_problems,),
-    ``support_vectors_``, ``n_support_`` and ``n_kernel_evals_`` (the total
+    ``support_vectors_`` (None with kernel='precomputed': ``support_`` indexes
+    the columns of K(X, X_train) prediction reads), ``n_support_`` and ``n_kernel_evals_`` (the total
     number of kernel values computed during training, over all problems).
     """
 
@@ -46,6 +47,10 @@ class KernelExpansionMixin:
         self.n_support_ = np.array([len(s) for s in support])
         self.support_ = support[0] if len(results) == 1 else support
         self.dual_coef_ = dual[0] if len(results) == 1 else dual
+        if self._precomputed():  # prediction reads the support columns of K(X, X_train)
+            self._support_columns = support
+            self.support_vectors_ = None
+            return
         # keep the support vectors in the kernel's input layout for prediction
         vectors = [X[s] for s in support]
         self._sv_rows = [as_rows_input(v) for v in vectors]
@@ -53,10 +58,12 @@ class KernelExpansionMixin:
 
     def _decision_input(self, X):
         # the kernel's row view of X, built once for all one-vs-one problems
-        return as_rows_input(X)
+        return X if self._precomputed() else as_rows_input(X)
 
     def _decision_problem(self, p, rows):
         dual = self.dual_coef_ if len(self.problems_) == 1 else self.dual_coef_[p]
+        if self._precomputed():
+            return rows[:, self._support_columns[p]] @ dual + self.intercept_[p]
         if len(dual) == 0:
             return np.full(rows[4], self.intercept_[p])  # rows[4]: number of rows
         K, _ = kernel_matrix(rows, self._sv_rows[p], *self._kernel_args())

@@ -9,7 +9,7 @@ import scipy.sparse as sp
 
 from .._kernels.kernels import fill_sqnorms
 
-KERNELS = {"linear": 0, "rbf": 1, "poly": 2}
+KERNELS = {"linear": 0, "rbf": 1, "poly": 2, "precomputed": 3}
 
 
 def as_rows_input(X):

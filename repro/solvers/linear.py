@@ -4,9 +4,12 @@ The reference linear solver of the package: it exercises the estimator base and
 the row view, and is the "SVM" baseline against which the papers' linear
 methods can be compared on equal footing.
 """
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 
 from .._kernels.linear_dcd import dcd_l1svm
@@ -36,7 +39,8 @@ class LinearSVM(BaseSVMClassifier):
     intercept_scaling : float, default=1.0
         Value of that constant feature.
     random_state : int or None, default=0
-        Seed of the coordinate order.
+        Seed of the coordinate order (the permutations of every pass). None:
+        a seed drawn from NumPy's global random state, so repeated fits differ.
 
     Attributes
     ----------
@@ -46,7 +50,8 @@ class LinearSVM(BaseSVMClassifier):
         ``alpha_i * y_i`` for every training row of each problem.
     n_iter_ : int or ndarray
     converged_ : bool
-        Whether every problem met ``tol`` before ``max_iter``.
+        Whether every problem met ``tol`` before ``max_iter`` (a
+        ConvergenceWarning is issued when one did not).
     history_ : dict of arrays
         Dual objective after each pass.
     """
@@ -71,10 +76,17 @@ class LinearSVM(BaseSVMClassifier):
 
     def _fit_binary(self, X, y, history):
         bias = self.intercept_scaling if self.fit_intercept else 0.0
-        seed = 0 if self.random_state is None else self.random_state
+        if self.random_state is None:
+            seed = int(check_random_state(None).randint(np.iinfo(np.int32).max))
+        else:
+            seed = self.random_state
         w, wb, alpha, n_iter, converged = dcd_l1svm(
             as_rows_input(X), y, self.C, bias, self.tol, self.max_iter, seed, history,
         )
+        if not converged:
+            warnings.warn(f"LinearSVM: max_iter={self.max_iter} passes reached before the "
+                          f"projected-gradient spread fell to tol={self.tol}; increase max_iter.",
+                          ConvergenceWarning)
         return {"coef": w, "intercept": wb * bias, "dual_coef": alpha * y,
                 "n_iter": n_iter, "converged": converged}
 

@@ -20,14 +20,14 @@ from .base import BaseSVMClassifier
 
 
 def _solve(estimator, X, y, history, *, C, modification, tol, kernel_cache,
-           cache_size, eps_step, max_iter, random_state=None):
+           cache_size, eps_step, max_iter, random_state=None, alpha0=None):
     order = None
     if random_state is not None:
         order = np.random.default_rng(random_state).permutation(X.shape[0]).astype(np.int32)
     alpha, b, n_iter, n_evals, converged, b_up, b_low, objective, stats = smo_solve(
         as_rows_input(X), y, float(C), *estimator._kernel_args(), int(modification),
         float(tol), float(eps_step), bool(kernel_cache), float(cache_size),
-        int(max_iter), history, order,
+        int(max_iter), history, order, alpha0,
     )
     gap = b_low - b_up
     if not converged:
@@ -56,13 +56,41 @@ def _solve(estimator, X, y, history, *, C, modification, tol, kernel_cache,
         "converged": converged,
         "gap": gap,
         "objective": objective,
+        "alpha": alpha,
+        "C": C,
         **stats,
     }
+
+
+class _WarmStartMixin:
+    """``warm_start=True``: start each problem's SMO from the multipliers of the
+    previous ``fit`` (scaled by ``min(1, C / C_previous)`` so they stay in the
+    new box and keep ``sum y_i alpha_i = 0``) when ``y`` is the same as then;
+    otherwise, and on the first fit, from alpha = 0. Meant for a path over C on
+    one training set (a grid search along C): the end point does not depend on
+    the start (the optimum, within ``tol``), the number of steps does."""
+
+    def fit(self, X, y):
+        """Fit; see the class docstring for ``warm_start``."""
+        previous = getattr(self, "_warm_state", None)
+        self._alpha_start = None
+        if self.warm_start and previous is not None and np.array_equal(previous[0], np.asarray(y)):
+            self._alpha_start = iter([a * min(1.0, self.C / c) for a, c in previous[1]])
+        try:
+            super().fit(X, y)
+        finally:
+            self._alpha_start = None
+        self._warm_state = (np.array(y, copy=True), self._final_alphas)
+        return self
+
+    def _next_alpha0(self):
+        return None if self._alpha_start is None else next(self._alpha_start)
 
 
 def _set_smo_fitted(estimator, results, X):
     KernelExpansionMixin._set_fitted(estimator, results, X)
     estimator.converged_ = all(r["converged"] for r in results)
+    estimator._final_alphas = [(r["alpha"], r["C"]) for r in results]
     estimator.dual_objective_ = np.array([r["objective"] for r in results])
     estimator.optimality_gap_ = np.array([r["gap"] for r in results])
     estimator.fit_stats_ = [
@@ -71,7 +99,7 @@ def _set_smo_fitted(estimator, results, X):
     ]
 
 
-class SMO(KernelExpansionMixin, BaseSVMClassifier):
+class SMO(_WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
     """Soft-margin kernel SVM trained by SMO with Keerthi's Modification 1 or 2.
 
     Solves ``min 1/2 sum alpha_i alpha_j y_i y_j K_ij - sum alpha_i`` subject to
@@ -85,8 +113,10 @@ class SMO(KernelExpansionMixin, BaseSVMClassifier):
     ----------
     C : float, default=1.0
         Upper bound of the multipliers (capacity control).
-    kernel : {'rbf', 'linear', 'poly'}, default='rbf'
+    kernel : {'rbf', 'linear', 'poly', 'precomputed'}, default='rbf'
         ``rbf``: ``exp(-gamma ||x - z||^2)`` (the GS-SVM paper's theta = gamma).
+        ``precomputed``: ``fit`` takes the Gram matrix K(X_train, X_train) and
+        prediction K(X, X_train); in fast mode its rows are the cache.
     gamma, coef0, degree : kernel parameters (see ``pyx/_kernel.pxd``).
     modification : {1, 2}, default=2
         Keerthi's Modification 1 (alternate passes over all examples and over I0)
@@ -111,6 +141,10 @@ class SMO(KernelExpansionMixin, BaseSVMClassifier):
         None: the passes visit the examples in their order 0..l-1 (Keerthi's
         pseudo-code). An int: in a random permutation drawn once per problem
         from this seed (the visiting order moves the counts by about 10%).
+    warm_start : bool, default=False
+        Start from the previous fit's multipliers when ``y`` is unchanged (see
+        ``_WarmStartMixin``): a path over increasing C costs a fraction of
+        cold starts. Kernel values for the initial F_i are counted.
 
     Attributes
     ----------
@@ -147,11 +181,12 @@ class SMO(KernelExpansionMixin, BaseSVMClassifier):
         "cache_size": [Interval(Real, 0, None, closed="neither")],
         "eps_step": [Interval(Real, 0, None, closed="left")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "warm_start": ["boolean"],
     }
 
     def __init__(self, C=1.0, kernel="rbf", gamma=0.05, coef0=0.0, degree=3,
                  modification=2, tol=1e-3, kernel_cache=False, cache_size=200,
-                 eps_step=1e-12, max_iter=10_000_000, random_state=None):
+                 eps_step=1e-12, max_iter=10_000_000, random_state=None, warm_start=False):
         self.C = C
         self.kernel = kernel
         self.gamma = gamma
@@ -164,18 +199,20 @@ class SMO(KernelExpansionMixin, BaseSVMClassifier):
         self.eps_step = eps_step
         self.max_iter = max_iter
         self.random_state = random_state
+        self.warm_start = warm_start
 
     def _fit_binary(self, X, y, history):
         return _solve(self, X, y, history, C=self.C, modification=self.modification,
                       tol=self.tol, kernel_cache=self.kernel_cache,
                       cache_size=self.cache_size, eps_step=self.eps_step,
-                      max_iter=self.max_iter, random_state=self.random_state)
+                      max_iter=self.max_iter, random_state=self.random_state,
+                      alpha0=self._next_alpha0())
 
     def _set_fitted(self, results, X):
         _set_smo_fitted(self, results, X)
 
 
-class HardMarginSVM(KernelExpansionMixin, BaseSVMClassifier):
+class HardMarginSVM(_WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
     """The hard-margin SVM (HM-SVMs of the GS-SVM paper's Table 2), as SMO with a huge C.
 
     The hard-margin dual, ``min 1/2 sum alpha_i alpha_j y_i y_j K_ij - sum
@@ -210,6 +247,9 @@ class HardMarginSVM(KernelExpansionMixin, BaseSVMClassifier):
         Keerthi's tau.
     max_iter : int, default=10_000_000
         Maximum number of successful SMO steps (ConvergenceWarning when reached).
+    warm_start : bool, default=False
+        As in :class:`SMO` (e.g. continue from the soft-margin solution at the
+        largest C of a grid).
 
     Attributes
     ----------
@@ -221,10 +261,11 @@ class HardMarginSVM(KernelExpansionMixin, BaseSVMClassifier):
         "C": [Interval(Real, 0, None, closed="neither")],
         "tol": [Interval(Real, 0, None, closed="neither")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "warm_start": ["boolean"],
     }
 
     def __init__(self, kernel="rbf", gamma=0.05, coef0=0.0, degree=3, C=1e6,
-                 tol=1e-3, max_iter=10_000_000):
+                 tol=1e-3, max_iter=10_000_000, warm_start=False):
         self.kernel = kernel
         self.gamma = gamma
         self.coef0 = coef0
@@ -232,11 +273,12 @@ class HardMarginSVM(KernelExpansionMixin, BaseSVMClassifier):
         self.C = C
         self.tol = tol
         self.max_iter = max_iter
+        self.warm_start = warm_start
 
     def _fit_binary(self, X, y, history):
         return _solve(self, X, y, history, C=self.C, modification=2, tol=self.tol,
                       kernel_cache=True, cache_size=200, eps_step=1e-12,
-                      max_iter=self.max_iter)
+                      max_iter=self.max_iter, alpha0=self._next_alpha0())
 
     def _set_fitted(self, results, X):
         _set_smo_fitted(self, results, X)

@@ -14,6 +14,17 @@ PROFILE = config["profile"]
 RESULTS = os.path.join(config["results_dir"], PROFILE)
 TABLES = "paper_tables" if PROFILE == "full" else os.path.join("paper_tables", "quick")
 DATA_RECORDS = os.path.join(config["results_dir"], "data")
+# Paper dataset names left out of this run (config skip_datasets); tables say so.
+SKIP = list(config.get("skip_datasets") or [])
+
+
+def skipped_note(names):
+    """The line a table prints when this run left some of its datasets out."""
+    left_out = [n for n in names if n in SKIP]
+    if not left_out:
+        return ""
+    return (f"Not run in this workflow run (config skip_datasets): {', '.join(left_out)}; "
+            "their cells read 'not run'.")
 
 import repro.datasets as rd
 

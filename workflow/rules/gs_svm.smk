@@ -7,10 +7,12 @@ GS_PROTOCOL = GS.PROTOCOLS[PROFILE]
 GS_T1 = [
     f"{RESULTS}/gs_svm/table1/{d}/{m}_C{'none' if c is None else c}.csv"
     for d, m, c in GS.table1_jobs(GS_PROTOCOL)
+    if d not in SKIP
 ]
 GS_T2 = [
     f"{RESULTS}/gs_svm/table2/{d}/fold{k}.csv"
     for d in GS_PROTOCOL.table2_datasets
+    if d not in SKIP
     for k in range(GS_PROTOCOL.outer_folds)
 ]
 
@@ -56,6 +58,7 @@ rule gs_svm_tables:
         log_path(PROFILE, "gs_svm", "tables.log"),
     params:
         protocol=PROFILE,
+        note=skipped_note([*GS_PROTOCOL.table1_datasets, *GS_PROTOCOL.table2_datasets]),
     conda:
         REPRO_ENV
     script:
