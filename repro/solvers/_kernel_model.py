@@ -17,6 +17,9 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from .._kernels.kernels import kernel_matrix
 from ._validation import as_rows_input, kernel_params
 
+# Kernel values held at once when predicting (8 MB x 8 bytes = 64 MB).
+_CHUNK_VALUES = 8_000_000
+
 KERNEL_PARAMETER_CONSTRAINTS = {
     "kernel": [StrOptions({"linear", "rbf", "poly", "precomputed"})],
     "gamma": [Interval(Real, 0, None, closed="neither")],
@@ -51,20 +54,31 @@ class KernelExpansionMixin:
             self._support_columns = support
             self.support_vectors_ = None
             return
-        # keep the support vectors in the kernel's input layout for prediction
         vectors = [X[s] for s in support]
-        self._sv_rows = [as_rows_input(v) for v in vectors]
         self.support_vectors_ = vectors[0] if len(results) == 1 else vectors
+        # Prediction evaluates the kernel once against the union of the support
+        # vectors of all problems (one-vs-one problems share most of them) and
+        # combines it with one coefficient column per problem.
+        union = np.unique(np.concatenate(support)) if support else np.zeros(0, dtype=int)
+        self._sv_union = as_rows_input(X[union])
+        self._union_coef = np.zeros((len(union), len(results)))
+        for p, (s, d) in enumerate(zip(support, dual)):
+            self._union_coef[np.searchsorted(union, s), p] = d
 
-    def _decision_input(self, X):
-        # the kernel's row view of X, built once for all one-vs-one problems
-        return X if self._precomputed() else as_rows_input(X)
-
-    def _decision_problem(self, p, rows):
-        dual = self.dual_coef_ if len(self.problems_) == 1 else self.dual_coef_[p]
+    def _decision_values(self, X):
         if self._precomputed():
-            return rows[:, self._support_columns[p]] @ dual + self.intercept_[p]
-        if len(dual) == 0:
-            return np.full(rows[4], self.intercept_[p])  # rows[4]: number of rows
-        K, _ = kernel_matrix(rows, self._sv_rows[p], *self._kernel_args())
-        return K @ dual + self.intercept_[p]
+            dual = [self.dual_coef_] if len(self.problems_) == 1 else self.dual_coef_
+            return np.column_stack([X[:, cols] @ d for cols, d in zip(self._support_columns, dual)]
+                                   ) + self.intercept_
+        n, n_union = X.shape[0], self._union_coef.shape[0]
+        out = np.empty((n, len(self.problems_)))
+        if n_union == 0:
+            out[:] = self.intercept_
+            return out
+        rows = as_rows_input(X)
+        chunk = max(1, _CHUNK_VALUES // n_union)  # bounds the kernel block's memory
+        for start in range(0, n, chunk):
+            idx = np.arange(start, min(n, start + chunk), dtype=np.int32)
+            K, _ = kernel_matrix(rows, self._sv_union, *self._kernel_args(), rows=idx)
+            out[start:start + len(idx)] = K @ self._union_coef + self.intercept_
+        return out

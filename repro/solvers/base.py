@@ -10,9 +10,9 @@ A solver subclass implements one binary problem with labels in {-1, +1}:
 * ``_set_fitted(results, X)``: publish fitted attributes (``coef_``,
   ``support_``, ...) from the list of per-problem dicts (``X``: the validated
   training data, e.g. to keep support vectors).
-* ``_decision_problem(p, X)``: decision values of problem ``p``, where ``X`` is
-  what ``_decision_input`` made of the validated data (by default the data
-  itself), computed once per ``decision_function`` call for all problems.
+* ``_decision_values(X) -> ndarray (n_samples, n_problems)``: the decision
+  value of every problem on the validated data ``X`` (one call for all
+  problems, so a solver can share work between them).
 
 The base does everything else the same way for every paper: validation with
 clear errors, label mapping, one-vs-one for more than two classes (the papers'
@@ -132,11 +132,7 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
     def _set_fitted(self, results, X):  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _decision_input(self, X):
-        """Per-call preparation shared by every problem's decision values."""
-        return X
-
-    def _decision_problem(self, p, X):  # pragma: no cover - abstract
+    def _decision_values(self, X):  # pragma: no cover - abstract
         raise NotImplementedError
 
     # -- prediction ----------------------------------------------------------
@@ -148,14 +144,14 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
         X = validate_data(self, X, accept_sparse=False if self._precomputed() else "csr",
                           dtype=np.float64, order="C", reset=False)
         n_samples = X.shape[0]
-        X = self._decision_input(X)
+        values = self._decision_values(X)
         if len(self.classes_) == 2:
-            return self._decision_problem(0, X)
+            return values[:, 0]
         n_classes = len(self.classes_)
         votes = np.zeros((n_samples, n_classes))
         confidence = np.zeros((n_samples, n_classes))
         for p, (neg, pos) in enumerate(self.problems_):
-            f = self._decision_problem(p, X)
+            f = values[:, p]
             votes[:, pos] += f > 0
             votes[:, neg] += f <= 0
             confidence[:, pos] += f

@@ -96,5 +96,5 @@ class LinearSVM(BaseSVMClassifier):
         self.dual_coef_ = [r["dual_coef"] for r in results]
         self.converged_ = all(r["converged"] for r in results)
 
-    def _decision_problem(self, p, X):
-        return np.asarray(X @ self.coef_[p]).ravel() + self.intercept_[p]
+    def _decision_values(self, X):
+        return np.asarray(X @ self.coef_.T) + self.intercept_
