@@ -69,3 +69,19 @@ def test_partial_means_average_both_sides_over_the_sets_run():
     assert "Mean over the 2 sets run" in md and "Iris, Wine" in md
     assert "| SVMs | 97.0 | 96.5 | -0.5 |" in md      # Page (not run) is left out of both
     assert "| GS-SVMs | 95.0 | 95.0 | 0.0 |" in md
+
+
+def test_table2_sets_with_missing_folds_are_shown_not_compared():
+    from repro.experiments import gs_svm_report
+
+    rows = [{"paper_dataset": d, "dataset": d.lower(), "standin": False, "n_samples": 150,
+             "n_features": 4, "n_classes": 3, "fold": k, "method": m, "log2_theta": 0.0,
+             "log2_C": float("nan"), "inner_cv_accuracy": 0.9, "test_accuracy": acc,
+             "n_fits": 1, "n_unconverged_problems": 0, "seconds": 1.0}
+            for d, n_folds, acc in [("Iris", 10, 0.95), ("Wine", 3, 0.5)]
+            for k in range(n_folds) for m in ("GS-SVMs", "HM-SVMs", "SVMs")]
+    comparison, _, md = gs_svm_report.table2(pd.DataFrame(rows), outer_folds=10)
+    verdicts = comparison.set_index(["dataset", "method"])["verdict"]
+    assert verdicts[("Iris", "SVMs")] in ("ok", "miss")
+    assert verdicts[("Wine", "SVMs")].startswith("not run")   # 3 of 10 folds: not compared
+    assert "Sets run on fewer than 10 outer folds" in md and "| Wine | SVMs | 3 | 50.0 |" in md
