@@ -20,12 +20,26 @@ cdef object _view(Rows* R, tuple a):
     return rows_init(R, a[0], a[1], a[2], a[3], a[4], a[5], a[6])
 
 
+cdef int KIND_PRECOMPUTED = 3  # KERNEL_PRECOMPUTED of _kernel.pxd
+
+
+def _check_precomputed(tuple a, tuple b, int kind):
+    """A precomputed kernel reads entry j of row i of ``a`` as k(a_i, b_j): ``a``
+    must be a dense block of a Gram matrix with a column for every row of ``b``,
+    or the entries would be read out of place (a silent wrong answer)."""
+    if kind == KIND_PRECOMPUTED and (not a[6] or a[5] < b[4]):
+        raise ValueError(
+            f"kernel='precomputed' needs dense Gram rows with one column per row of the "
+            f"other side; got {'dense' if a[6] else 'CSR'} rows with {a[5]} columns for {b[4]} rows")
+
+
 def kernel_matrix(tuple a, tuple b, int kind, double gamma, double coef0, int degree,
                   const int[::1] rows=None):
     """K[r, j] = k(a_{rows[r]}, b_j) (rows=None: every row of a).
 
     Returns (K, n_evals), n_evals counted by the kernel_row primitive.
     """
+    _check_precomputed(a, b, kind)
     cdef Rows A, B
     keep_a = _view(&A, a)
     keep_b = _view(&B, b)
@@ -45,6 +59,7 @@ def kernel_matrix(tuple a, tuple b, int kind, double gamma, double coef0, int de
 def kernel_pairs(tuple a, tuple b, int kind, double gamma, double coef0, int degree,
                  const int[::1] ii, const int[::1] jj):
     """v[t] = k(a_{ii[t]}, b_{jj[t]}) by single evaluations; returns (v, n_evals)."""
+    _check_precomputed(a, b, kind)
     cdef Rows A, B
     keep_a = _view(&A, a)
     keep_b = _view(&B, b)
