@@ -31,7 +31,9 @@ return bitwise identical alphas:
   within ``cache_size`` MB (at least two rows), as LIBSVM's but without
   shrinking. A row is computed with ``kernel_row`` (l - 1 counted values, the
   diagonal is K_ii) when a successful takeStep needs the row of i1 or i2 for
-  the error-cache update and it is not cached; any other kernel value (k12,
+  the error-cache update, it is not cached and the example lands in I0; for an
+  example that lands on a bound only the |I0| values the update reads are
+  computed, not cached (``step_row``); any other kernel value (k12,
   and K(i, j) for F_i) is read from a cached row of i or of j when there is
   one, and otherwise computed singly and counted. The working-set choice stays
   Keerthi's: only kernel values are reused.
@@ -301,6 +303,26 @@ cdef double* cache_fetch(Solver* S, int i, Probe* p) noexcept nogil:
     return row
 
 
+cdef inline double* step_row(Solver* S, int i, Probe* p, bint keep) noexcept nogil:
+    """The row K(i, :) for takeStep's error-cache update (fast mode): the cached
+    row (or the Gram row), computed into the cache when missing and ``keep``,
+    else NULL. takeStep keeps the row of an example that lands in I0: Modification
+    2's inner loop and the I0 passes step on I0 again and again. The row of an
+    example that lands on a bound (most steps of a pass over all examples, one per
+    violating example) is rarely needed again, and the update reads only its
+    |I0| entries: computing l values into the cache would cost l / |I0| times
+    more and evict rows that are reused. Either way the values are the ones
+    ``kernel_ij`` gives, so both modes keep taking the same path."""
+    if keep or S.gram != NULL:
+        return cache_fetch(S, i, p)
+    cdef int s = S.cache.slot_of[i]
+    if s < 0:
+        return NULL
+    _lru_unlink(S.cache, s)
+    _lru_push_front(S.cache, s)
+    return S.cache.store + <Py_ssize_t> s * S.cache.l
+
+
 cdef inline double kval(Solver* S, int i, int j) noexcept nogil:
     """K(x_i, x_j), i != j: from a cached row when there is one (fast mode),
     else computed and counted. K is bitwise symmetric (same dot-product order)."""
@@ -351,9 +373,9 @@ cdef inline double step_objective(double y2, double F1, double F2, double eta,
 
 cdef int take_step(Solver* S, int i1, int i2) noexcept nogil:
     cdef double alph1, alph2, y1, y2, F1, F2, s, L, H, k11, k12, k22, eta
-    cdef double a1, a2, d1, d2, c1, c2, Lobj, Hobj
-    cdef double* r1
-    cdef double* r2
+    cdef double a1, a2, d1, d2, c1, c2, Lobj, Hobj, v1, v2
+    cdef double* r1 = NULL
+    cdef double* r2 = NULL
     cdef int t, i
     if i1 == i2:
         return 0
@@ -428,12 +450,25 @@ cdef int take_step(Solver* S, int i1, int i2) noexcept nogil:
 
     # error cache over I0 (i1 and i2 are updated from k11, k12, k22 below)
     if S.use_cache:
-        r1 = cache_fetch(S, i1, S.p1)
-        r2 = cache_fetch(S, i2, S.p2)  # capacity >= 2: row i1 is the most recent, not evicted
+        # capacity >= 2: a row fetched for i1 is the most recent, not evicted for i2
+        r1 = step_row(S, i1, S.p1, a1 > 0.0 and a1 < S.C)
+        r2 = step_row(S, i2, S.p2, a2 > 0.0 and a2 < S.C)
+    if r1 != NULL and r2 != NULL:
         for t in range(S.ni0):
             i = S.i0[t]
             if i != i1 and i != i2:
                 S.F[i] += c1 * r1[i] + c2 * r2[i]
+    elif S.use_cache:  # a row not kept: its I0 entries computed singly, as in count mode
+        if r1 == NULL:
+            probe_load(S.X, S.p1, i1)
+        if r2 == NULL:
+            probe_load(S.X, S.p2, i2)
+        for t in range(S.ni0):
+            i = S.i0[t]
+            if i != i1 and i != i2:
+                v1 = r1[i] if r1 != NULL else kernel_ij(S.k, &S.p1.R, S.p1.row, S.X, i)
+                v2 = r2[i] if r2 != NULL else kernel_ij(S.k, &S.p2.R, S.p2.row, S.X, i)
+                S.F[i] += c1 * v1 + c2 * v2
     else:
         probe_load(S.X, S.p1, i1)
         probe_load(S.X, S.p2, i2)

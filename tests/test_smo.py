@@ -185,7 +185,7 @@ class CountingSMO:
     """Keerthi et al.'s pseudo-code in plain Python, counting kernel values as it
     needs them under the conventions stated in pyx/smo.pyx (no count for the RBF
     diagonal, F_i over the support vectors only, LRU rows of length l in cache
-    mode; exact bounds and the snap of multipliers to the bounds). Kernel values are read from ``K`` (the package's kernel, so both
+    mode, kept for examples that land in I0; exact bounds and the snap of multipliers to the bounds). Kernel values are read from ``K`` (the package's kernel, so both
     implementations see the same numbers and take the same path)."""
 
     def __init__(self, K, y, C, modification, tol=1e-3, eps=1e-12, rbf=True,
@@ -237,6 +237,14 @@ class CountingSMO:
                 self.rows.popitem(last=False)
             self.rows[i] = True
             self.count += self.l - 1
+        return self.K[i]
+
+    def step_row(self, i, keep, n_others):
+        """takeStep's row of i: cached, or computed into the cache when ``keep``,
+        else only the n_others I0 values the update reads (counted, not cached)."""
+        if keep or i in self.rows:
+            return self.fetch(i)
+        self.count += n_others
         return self.K[i]
 
     def compute_f(self, i):
@@ -292,8 +300,9 @@ class CountingSMO:
         if self.capacity is None:
             self.count += 2 * len(others)
             r1, r2 = K[i1], K[i2]
-        else:
-            r1, r2 = self.fetch(i1), self.fetch(i2)
+        else:  # a row is kept only for an example that lands in I0 (step_row)
+            r1, r2 = (self.step_row(i, 0.0 < new < C, len(others))
+                      for i, new in ((i1, a1), (i2, a2)))
         for i in others:
             F[i] += c1 * r1[i] + c2 * r2[i]
         F[i1] = F1 + c1 * k11 + c2 * k12

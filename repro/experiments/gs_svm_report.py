@@ -129,20 +129,28 @@ def _dimension_notes() -> dict:
     return notes
 
 
-def write_tables(inputs, outputs, protocol: str, note: str = ""):
-    """The workflow's gs_svm_tables step: every output written atomically.
-    ``note`` is printed above both tables (e.g. to say a run was partial)."""
-    rec1 = _read(inputs.table1)
-    comparison1, ratios, md1 = table1(rec1)
-    rec2 = _read(inputs.table2)
-    comparison2, ttests, md2 = table2(rec2, GS.PROTOCOLS[protocol].outer_folds)
-    banner = (f"Profile: {protocol}.\n\n" if protocol != "full" else "") + (f"{note}\n\n" if note else "")
-    write_text_atomic(outputs.table1_records, rec1.to_csv(index=False))
-    write_text_atomic(outputs.table1_csv, comparison1.to_csv(index=False))
-    write_text_atomic(outputs.table1_md, banner + md1)
-    write_text_atomic(outputs.table2_records, rec2.to_csv(index=False))
-    write_text_atomic(outputs.table2_csv, comparison2.to_csv(index=False))
-    write_text_atomic(outputs.table2_md, banner + md2)
+def _banner(protocol: str, note: str) -> str:
+    """The lines above a table: the profile when it is not the paper's, and the
+    run's note (e.g. which sets were skipped)."""
+    return (f"Profile: {protocol}.\n\n" if protocol != "full" else "") + (f"{note}\n\n" if note else "")
+
+
+def write_table1(inputs, outputs, protocol: str, note: str = ""):
+    """The workflow's gs_svm_table1 step: records, comparison and Markdown, atomically."""
+    records = _read(inputs)
+    comparison, _, md = table1(records)
+    write_text_atomic(outputs.records, records.to_csv(index=False))
+    write_text_atomic(outputs.csv, comparison.to_csv(index=False))
+    write_text_atomic(outputs.md, _banner(protocol, note) + md)
+
+
+def write_table2(inputs, outputs, protocol: str, note: str = ""):
+    """The workflow's gs_svm_table2 step: records, comparison and Markdown, atomically."""
+    records = _read(inputs)
+    comparison, _, md = table2(records, GS.PROTOCOLS[protocol].outer_folds)
+    write_text_atomic(outputs.records, records.to_csv(index=False))
+    write_text_atomic(outputs.csv, comparison.to_csv(index=False))
+    write_text_atomic(outputs.md, _banner(protocol, note) + md)
 
 
 def write_speed_table(inputs, outputs):
