@@ -109,7 +109,8 @@ def full_run_cells():
                              reason="no full-run tables: run `snakemake --cores 8 gs_svm` (profile full)"))])
 def test_full_run_cell_within_tolerance(table, dataset, method, verdict):
     if verdict.startswith("not run"):
-        pytest.skip(f"{dataset} {method}: not run in the full run (dataset unavailable)")
+        pytest.skip(f"{dataset} {method}: not run in the full run (left out or unavailable: "
+                    f"see the note above paper_tables/{table}.md)")
     reason = KNOWN_MISSES.get((table, dataset, method))
     if reason:
         assert verdict.startswith("miss"), f"known miss now passes, update KNOWN_MISSES: {dataset} {method}"

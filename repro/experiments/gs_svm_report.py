@@ -135,19 +135,14 @@ def _banner(protocol: str, note: str) -> str:
     return (f"Profile: {protocol}.\n\n" if protocol != "full" else "") + (f"{note}\n\n" if note else "")
 
 
-def write_table1(inputs, outputs, protocol: str, note: str = ""):
-    """The workflow's gs_svm_table1 step: records, comparison and Markdown, atomically."""
+def write_table(number: int, inputs, outputs, protocol: str, note: str = ""):
+    """The workflow's gs_svm_table1 / gs_svm_table2 step: Table ``number``'s
+    records, comparison and Markdown, each written atomically."""
     records = _read(inputs)
-    comparison, _, md = table1(records)
-    write_text_atomic(outputs.records, records.to_csv(index=False))
-    write_text_atomic(outputs.csv, comparison.to_csv(index=False))
-    write_text_atomic(outputs.md, _banner(protocol, note) + md)
-
-
-def write_table2(inputs, outputs, protocol: str, note: str = ""):
-    """The workflow's gs_svm_table2 step: records, comparison and Markdown, atomically."""
-    records = _read(inputs)
-    comparison, _, md = table2(records, GS.PROTOCOLS[protocol].outer_folds)
+    if number == 1:
+        comparison, _, md = table1(records)
+    else:
+        comparison, _, md = table2(records, GS.PROTOCOLS[protocol].outer_folds)
     write_text_atomic(outputs.records, records.to_csv(index=False))
     write_text_atomic(outputs.csv, comparison.to_csv(index=False))
     write_text_atomic(outputs.md, _banner(protocol, note) + md)

@@ -55,12 +55,13 @@ rule gs_svm_table1:
     log:
         log_path(PROFILE, "gs_svm", "table1.log"),
     params:
+        table=1,
         protocol=PROFILE,
         note=skipped_note(GS_PROTOCOL.table1_datasets),
     conda:
         REPRO_ENV
     script:
-        "../scripts/gs_svm_table1.py"
+        "../scripts/gs_svm_table.py"
 
 
 rule gs_svm_table2:
@@ -73,12 +74,13 @@ rule gs_svm_table2:
     log:
         log_path(PROFILE, "gs_svm", "table2.log"),
     params:
+        table=2,
         protocol=PROFILE,
         note=skipped_note(GS_PROTOCOL.table2_datasets),
     conda:
         REPRO_ENV
     script:
-        "../scripts/gs_svm_table2.py"
+        "../scripts/gs_svm_table.py"
 
 
 # Timing jobs take every core (threads: workflow.cores) so that no other job
