@@ -69,9 +69,10 @@ def test_table2_quick_protocol_matches_published_cells(data_env, paper_name):
 _SMO_C_GRID = ("SMO's published count is an average over C values the paper does not name; "
                "our counts grow about linearly with C above C = 2 (see the per-C table), so the "
                "average is decided by the top of our grid (64); ")
-_HM_CAP = ("HM-SVM is SMO with C = 1e6 stopped at 1e6 steps; on overlapping classes the cap "
-           "(and C itself) acts as regularisation, so our 'hard margin' scores above the "
-           "paper's on every set run where the two differ by more than 0.1 point; ")
+_HM_CAP = ("HM-SVM is SMO with C = 1e6 stopped at 1e6 steps (hard margin is infeasible with "
+           "overlapping classes or conflicting duplicates); a fit that hits the cap, or where C "
+           "binds, is a regularised classifier, not a hard-margin one, and every HM-SVM miss of "
+           "ours lies above the paper's value; ")
 KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     ("gs_svm_table1", "Adult-4", "SMO-1"): _SMO_C_GRID + "ours 161e6 vs 345e6 (0.47x); SMO-2 on the same "
                                            "set is within 2x (0.55x).",
@@ -82,15 +83,22 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
                                            "theta (median 2^4); fold assignment and scaling are not published. "
                                            "The paper's claim 'GS-SVM significantly better on Glass' is not "
                                            "reproduced (ours: 5.6 points worse, p = 0.09).",
-    ("gs_svm_table2", "Glass", "HM-SVMs"): _HM_CAP + "74.3 vs 68.7.",
+    ("gs_svm_table2", "Glass", "HM-SVMs"): _HM_CAP + "73.4 vs 68.7; 538 one-vs-one problems hit the cap.",
     ("gs_svm_table2", "Glass", "SVMs"): "70.0 vs 66.8 (3.2 points, just outside 3): 214 rows, one test row "
                                         "is 4.7 points of a fold's accuracy.",
-    ("gs_svm_table2", "Iris", "HM-SVMs"): _HM_CAP + "96.7 vs 92.0.",
+    ("gs_svm_table2", "Iris", "HM-SVMs"): "96.7 vs 92.0 (7 of 150 rows), NOT explained: no fit hit the step "
+                                          "cap; the inner CV picks theta = 2^-8 (median), the grid's smallest, "
+                                          "where ties go, a nearly linear kernel; the paper's folds and tie "
+                                          "rule are not published.",
     ("gs_svm_table2", "Liver", "GS-SVMs"): "70.4 vs 66.0: above the paper; the paper's 'GS-SVM significantly "
                                            "worse than SVM on Liver' is not reproduced (ours: 0.9 points worse, "
                                            "p = 0.71).",
-    ("gs_svm_table2", "Liver", "HM-SVMs"): _HM_CAP + "71.6 vs 61.7; Liver has duplicated rows with opposite "
-                                           "labels, where the true hard-margin problem is infeasible.",
+    ("gs_svm_table2", "Liver", "HM-SVMs"): _HM_CAP + "69.0 vs 61.7; 913 problems hit the cap; Liver has "
+                                           "duplicated rows with opposite labels, where the true hard-margin "
+                                           "problem is infeasible.",
+    ("gs_svm_table2", "German", "HM-SVMs"): _HM_CAP + "73.1 vs 69.3; 244 problems hit the cap.",
+    ("gs_svm_table2", "Diabetes", "HM-SVMs"): _HM_CAP + "73.6 vs 70.6 (3.02 points, just outside 3); 808 "
+                                              "problems hit the cap.",
 }
 
 
