@@ -11,7 +11,8 @@ n_rows, n_features, dense)`` made by ``repro.solvers._validation.as_rows_input``
 import numpy as np
 cimport numpy as cnp
 from _rows cimport Rows, rows_init, rows_dot, row_dot_vec, row_axpy
-from _kernel cimport KernelSpec, kernel_spec, kernel_ij, kernel_row_buffered
+from _kernel cimport (KernelSpec, kernel_spec, kernel_ij, kernel_row_buffered,
+                     KERNEL_PRECOMPUTED)
 
 cnp.import_array()
 
@@ -20,14 +21,11 @@ cdef object _view(Rows* R, tuple a):
     return rows_init(R, a[0], a[1], a[2], a[3], a[4], a[5], a[6])
 
 
-cdef int KIND_PRECOMPUTED = 3  # KERNEL_PRECOMPUTED of _kernel.pxd
-
-
 def _check_precomputed(tuple a, tuple b, int kind):
     """A precomputed kernel reads entry j of row i of ``a`` as k(a_i, b_j): ``a``
     must be a dense block of a Gram matrix with a column for every row of ``b``,
     or the entries would be read out of place (a silent wrong answer)."""
-    if kind == KIND_PRECOMPUTED and (not a[6] or a[5] < b[4]):
+    if kind == KERNEL_PRECOMPUTED and (not a[6] or a[5] < b[4]):
         raise ValueError(
             f"kernel='precomputed' needs dense Gram rows with one column per row of the "
             f"other side; got {'dense' if a[6] else 'CSR'} rows with {a[5]} columns for {b[4]} rows")

@@ -458,7 +458,7 @@ cdef int take_step(Solver* S, int i1, int i2) noexcept nogil:
             i = S.i0[t]
             if i != i1 and i != i2:
                 S.F[i] += c1 * r1[i] + c2 * r2[i]
-    elif S.use_cache:  # a row not kept: its I0 entries computed singly, as in count mode
+    else:  # count mode, or a row not kept: the I0 values computed singly and counted
         if r1 == NULL:
             probe_load(S.X, S.p1, i1)
         if r2 == NULL:
@@ -469,14 +469,6 @@ cdef int take_step(Solver* S, int i1, int i2) noexcept nogil:
                 v1 = r1[i] if r1 != NULL else kernel_ij(S.k, &S.p1.R, S.p1.row, S.X, i)
                 v2 = r2[i] if r2 != NULL else kernel_ij(S.k, &S.p2.R, S.p2.row, S.X, i)
                 S.F[i] += c1 * v1 + c2 * v2
-    else:
-        probe_load(S.X, S.p1, i1)
-        probe_load(S.X, S.p2, i2)
-        for t in range(S.ni0):
-            i = S.i0[t]
-            if i != i1 and i != i2:
-                S.F[i] += (c1 * kernel_ij(S.k, &S.p1.R, S.p1.row, S.X, i)
-                           + c2 * kernel_ij(S.k, &S.p2.R, S.p2.row, S.X, i))
     S.F[i1] = F1 + c1 * k11 + c2 * k12
     S.F[i2] = F2 + c1 * k12 + c2 * k22
 

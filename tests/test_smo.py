@@ -185,8 +185,9 @@ class CountingSMO:
     """Keerthi et al.'s pseudo-code in plain Python, counting kernel values as it
     needs them under the conventions stated in pyx/smo.pyx (no count for the RBF
     diagonal, F_i over the support vectors only, LRU rows of length l in cache
-    mode, kept for examples that land in I0; exact bounds and the snap of multipliers to the bounds). Kernel values are read from ``K`` (the package's kernel, so both
-    implementations see the same numbers and take the same path)."""
+    mode, kept for examples that land in I0; exact bounds and the snap of
+    multipliers to the bounds). Kernel values are read from ``K`` (the package's
+    kernel, so both implementations see the same numbers and take the same path)."""
 
     def __init__(self, K, y, C, modification, tol=1e-3, eps=1e-12, rbf=True,
                  capacity=None, order=None):
