@@ -19,7 +19,7 @@ norms (one dot product per evaluation, as LIBSVM does); rounding can make it
 slightly negative for identical rows, so it is clamped at 0.
 """
 from libc.math cimport exp, pow
-from _rows cimport Rows, rows_dot, row_dot_vec, row_scatter, row_unscatter
+from _rows cimport Rows, Cols, get_row, rows_dot, row_dot_vec, row_scatter, row_unscatter
 
 cdef enum:
     KERNEL_LINEAR = 0
@@ -107,3 +107,38 @@ cdef inline void kernel_row_buffered(KernelSpec* k, const Rows* A, int i, const 
         j = t if js == NULL else js[t]
         out[t] = kernel_from_dot(k, row_dot_vec(B, j, work), A.sqnorm[i], B.sqnorm[j])
     row_unscatter(A, i, work)
+
+
+cdef inline void kernel_row_by_columns(KernelSpec* k, const Rows* X, int i, const Cols* XT,
+                                       const int* js, int m, double* out,
+                                       double* dots) noexcept nogil:
+    """kernel_row(k, X, i, X, js, m, out) for CSR X (a computed kernel), the dot
+    products taken through the columns ``XT`` of X: for every nonzero x_if, the
+    rows with a nonzero in column f receive x_if x_jf. This touches only the
+    products that are not zero (sum over the columns of x_i of their nnz), where
+    one dot per row j costs nnz(x_j) whatever x_i holds; on the sparse binary
+    sets of the papers (Adult, Web) it is several times fewer operations.
+    ``dots``: a zeroed buffer of X.n_rows doubles, left zeroed on return.
+
+    Same values, bitwise, as ``kernel_row``: dots[j] receives the products
+    x_if x_jf of the common columns in ascending column order, starting from
+    0.0, as the sparse dot does (which also adds exact zeros, changing nothing).
+    Same count (m)."""
+    cdef int* ind
+    cdef double* val
+    cdef int nnz, p, r, t, f, j
+    cdef double v
+    k.n_evals += m
+    get_row(X, i, &ind, &val, &nnz)
+    for p in range(nnz):
+        f = ind[p]
+        v = val[p]
+        for r in range(XT.indptr[f], XT.indptr[f + 1]):
+            dots[XT.indices[r]] += v * XT.data[r]
+    for t in range(m):
+        j = t if js == NULL else js[t]
+        out[t] = kernel_from_dot(k, dots[j], X.sqnorm[i], X.sqnorm[j])
+    for p in range(nnz):
+        f = ind[p]
+        for r in range(XT.indptr[f], XT.indptr[f + 1]):
+            dots[XT.indices[r]] = 0.0

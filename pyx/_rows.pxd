@@ -149,3 +149,22 @@ cdef inline void row_unscatter(const Rows* R, int i, double* work) noexcept nogi
     get_row(R, i, &ind, &val, &nnz)
     for k in range(nnz):
         work[ind[k]] = 0.0
+
+
+cdef struct Cols:
+    # the same CSR matrix by columns (CSC): what one row against all rows needs
+    double* data
+    int* indices       # row indices, ascending within each column
+    int* indptr        # n_features + 1 column pointers
+
+
+cdef inline object cols_init(Cols* C, object data, object indices, object indptr):
+    """Point ``C`` at CSC arrays (float64, int32, int32; row indices sorted within
+    each column); return them so the caller keeps them alive."""
+    cdef cnp.ndarray a_data = data
+    cdef cnp.ndarray a_ind = indices
+    cdef cnp.ndarray a_ptr = indptr
+    C.data = <double*> cnp.PyArray_DATA(a_data)
+    C.indices = <int*> cnp.PyArray_DATA(a_ind)
+    C.indptr = <int*> cnp.PyArray_DATA(a_ptr)
+    return (data, indices, indptr)

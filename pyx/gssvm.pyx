@@ -24,7 +24,9 @@ to the selected set by exactly 1/2 a_m^2 K_bb + a_m g_b = h_{b_m} =
 incrementally from 0 and decreases strictly at every step.
 
 Cost and counting. Memory is O(l): g, the diagonal, the index array Q, one
-kernel-row buffer and the output; the kernel matrix is never formed. Step m
+kernel-row buffer and the output; the kernel matrix is never formed (CSR data
+adds a copy of X by columns, O(nnz) like X, through which the kernel rows are
+computed: ``kernel_row_by_columns``, same values). Step m
 computes one kernel row K(x_{b_m}, x_q) for q in Q (the |Q| samples still
 unused after b_m is removed) through ``kernel_row``, so the counter grows by
 sum_m |Q_m|, the paper's O(nl). The diagonal K(x_b, x_b) of Eq. 10/12 is 1
@@ -43,10 +45,22 @@ position in Q).
 import numpy as np
 cimport numpy as cnp
 from cpython.exc cimport PyErr_CheckSignals
-from _rows cimport Rows, rows_init
-from _kernel cimport KernelSpec, kernel_spec, kernel_ij, kernel_row_buffered, KERNEL_RBF
+from _rows cimport Rows, Cols, rows_init, cols_init
+from _kernel cimport (KernelSpec, kernel_spec, kernel_ij, kernel_row, kernel_row_by_columns,
+                      KERNEL_RBF, KERNEL_PRECOMPUTED)
 
 cnp.import_array()
+
+
+def _csc_of(tuple x):
+    """(data, row indices, column pointers) of the CSR rows ``x`` by columns,
+    row indices ascending within each column."""
+    import scipy.sparse as sp
+    csc = sp.csr_matrix((x[0], x[1], x[2]), shape=(x[4], x[5])).tocsc()
+    csc.sort_indices()
+    return (np.ascontiguousarray(csc.data, dtype=np.float64),
+            np.ascontiguousarray(csc.indices, dtype=np.int32),
+            np.ascontiguousarray(csc.indptr, dtype=np.int32))
 
 
 def gs_svm(tuple x, const double[::1] y, int kind, double gamma, double coef0,
@@ -77,9 +91,16 @@ def gs_svm(tuple x, const double[::1] y, int kind, double gamma, double coef0,
     cdef double* g = &g_arr[0]
     cdef double* kdiag = &diag_arr[0]
     cdef double* krow = &krow_arr[0]
-    # zeroed scratch row for kernel_row_buffered (sparse rows: one scatter per step)
-    cdef cnp.ndarray[cnp.float64_t, ndim=1] work_arr = np.zeros(X.n_features + 1)
-    cdef double* work = &work_arr[0]
+    # CSR data: the kernel rows are computed through the columns of X (see
+    # kernel_row_by_columns): a CSC copy, O(nnz) like X itself, and a zeroed
+    # buffer of l dot products
+    cdef Cols XT
+    cdef bint by_columns = not X.dense and kind != KERNEL_PRECOMPUTED
+    cdef cnp.ndarray[cnp.float64_t, ndim=1] dots_arr = np.zeros(n)
+    cdef double* dots = &dots_arr[0]
+    keep_cols = _csc_of(x) if by_columns else None
+    if by_columns:
+        cols_init(&XT, keep_cols[0], keep_cols[1], keep_cols[2])
     cdef double* alpha = &alpha_arr[0]
     cdef int* Q = <int*> &q_arr[0]
     cdef int* sel = <int*> &sel_arr[0]
@@ -132,7 +153,10 @@ def gs_svm(tuple x, const double[::1] y, int kind, double gamma, double coef0,
             nq -= 1
             Q[pos] = Q[nq]
             # Step 6 (with alpha_m, Eq. 5): one kernel row over the unused set.
-            kernel_row_buffered(&k, &X, b, &X, Q, nq, krow, work)
+            if by_columns:
+                kernel_row_by_columns(&k, &X, b, &XT, Q, nq, krow, dots)
+            else:
+                kernel_row(&k, &X, b, &X, Q, nq, krow)
             c = a * y[b]
             for t in range(nq):
                 q = Q[t]

@@ -53,7 +53,7 @@ def test_registry_names_cover_the_papers():
     assert len(ldm) == 32, sorted(ldm)  # Table 1: 20 regular + 12 large
     assert set(ldm) >= {"promoters", "colic.ORIG", "austra", "australian", "adult-a", "kdd2010"}
     gs = D.paper_datasets("gs-svm")
-    assert len(gs) == 21 and gs["Adult-7"] == "a7a" and gs["Web-4"] == "w4a" and gs["Page"] == "page-blocks"
+    assert len(gs) == 22 and gs["Splice-onehot"] == "splice-onehot" and gs["Adult-7"] == "a7a" and gs["Web-4"] == "w4a" and gs["Page"] == "page-blocks"
     assert len(D.paper_datasets("nesvm")) == 10  # Table I sets 1-6 + four image-feature sets
     assert D.paper_datasets("pegasos") == {"Reuters RCV2 / CCAT": "rcv1-ccat"}
     for name in ("a2a", "a3a", "a5a", "a8a", "a9a", "w8a", "heart_scale", "adult-a", "house", "page"):
@@ -120,6 +120,19 @@ def test_labels_keep_their_identity(data_env):
     assert D.load("wine")[1].dtype == np.int64 and set(D.load("wine")[1]) == {1, 2, 3}
     assert set(D.load("clean1")[1]) == {0, 1}  # written '0.' and '1.'
     assert set(D.load("heart_scale")[1]) == {-1, 1}
+
+
+def test_splice_onehot_is_splice_with_one_indicator_per_base(data_env):
+    """The two codings of Splice (GS-SVM Table 2) hold the same rows and labels;
+    base j coded c in 1..4 (A, C, G, T) is indicator 4 j + c - 1."""
+    X, y = D.load("splice")
+    H, yh = D.load("splice-onehot")
+    np.testing.assert_array_equal(y, yh)
+    assert H.shape == (X.shape[0], 4 * X.shape[1]) and set(np.unique(X)) == {1.0, 2.0, 3.0, 4.0}
+    expected = np.zeros_like(H)
+    rows, bases = np.indices(X.shape)
+    expected[rows, 4 * bases + X.astype(int) - 1] = 1.0
+    np.testing.assert_array_equal(H, expected)
 
 
 def test_loads_return_copies(data_env):

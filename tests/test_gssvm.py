@@ -101,12 +101,21 @@ def test_same_selection_and_alphas_as_reference(kernel, sparse, seed):
 
 
 @pytest.mark.parametrize("kernel", list(KERNELS))
-def test_dense_and_csr_give_the_same_model(kernel):
+@pytest.mark.parametrize("empty_row", [False, True])
+def test_dense_and_csr_give_the_same_model(kernel, empty_row):
+    """CSR rows take the kernel rows through the columns of X
+    (kernel_row_by_columns), dense rows by full dot products: the same products
+    added in the same column order, so the models are bitwise equal."""
     X, y = random_problem(3, sparse=True)
+    if empty_row:  # a row with no nonzero, and a row holding every column
+        X = X.tolil()
+        X[0, :] = 0.0
+        X[1, :] = np.arange(1.0, X.shape[1] + 1.0)
+        X = X.tocsr()
     a = GSSVM(**KERNELS[kernel]).fit(X, y)
     b = GSSVM(**KERNELS[kernel]).fit(X.toarray(), y)
     np.testing.assert_array_equal(a.selection_order_, b.selection_order_)
-    np.testing.assert_allclose(a.dual_coef_, b.dual_coef_, rtol=1e-12)
+    np.testing.assert_array_equal(a.dual_coef_, b.dual_coef_)
     assert a.n_kernel_evals_ == b.n_kernel_evals_
 
 

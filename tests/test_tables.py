@@ -85,3 +85,44 @@ def test_table2_sets_with_missing_folds_are_shown_not_compared():
     assert verdicts[("Iris", "SVMs")] in ("ok", "miss")
     assert verdicts[("Wine", "SVMs")].startswith("not run")   # 3 of 10 folds: not compared
     assert "Sets run on fewer than 10 outer folds" in md and "| Wine | SVMs | 3 | 50.0 |" in md
+
+
+def _table2_records(sets):
+    """Synthetic Table 2 records: every fold of every set scores ``acc``."""
+    return pd.DataFrame([
+        {"paper_dataset": d, "dataset": d.lower(), "standin": False, "n_samples": 150,
+         "n_features": 4, "n_classes": 3, "fold": k, "method": m, "log2_theta": 0.0,
+         "log2_C": float("nan"), "inner_cv_accuracy": 0.9, "test_accuracy": acc,
+         "n_fits": 1, "n_unconverged_problems": 0, "seconds": 1.0}
+        for d, acc in sets for k in range(10) for m in ("GS-SVMs", "HM-SVMs", "SVMs")])
+
+
+def test_table2_variant_rows_are_compared_with_their_paper_row_and_left_out_of_the_mean():
+    """Splice-onehot (a second coding of Splice) is judged against Splice's
+    published cells; the Mean row stays the mean over the paper's 15 sets."""
+    from repro import published
+    from repro.experiments import gs_svm as GS, gs_svm_report
+
+    assert GS.TABLE2_VARIANTS == {"Splice-onehot": "Splice"}
+    sets = [(d, 0.9) for d in GS.TABLE2_DATASETS] + [("Splice-onehot", 0.5)]
+    comparison, _, md = gs_svm_report.table2(_table2_records(sets), outer_folds=10)
+    rows = comparison.set_index(["dataset", "method"])
+    pub = published.load("gs_svm_table2").set_index(["dataset", "method", "metric"])["value"]
+    for m in ("GS-SVMs", "HM-SVMs", "SVMs"):
+        assert rows.loc[("Splice-onehot", m), "published"] == pub[("Splice", m, "accuracy_percent")]
+        assert rows.loc[("Splice-onehot", m), "reproduced"] == pytest.approx(50.0)
+        assert rows.loc[("Mean", m), "reproduced"] == pytest.approx(90.0)  # 0.5 left out
+    assert "Mean over the" not in md  # all 15 sets run: the paper's Mean row is compared
+    # without the variant the table is the same for the paper's rows
+    alone, _, _ = gs_svm_report.table2(_table2_records(sets[:-1]), outer_folds=10)
+    assert "Splice-onehot" not in set(alone.dropna(subset=["reproduced"]).dataset)
+
+
+def test_partial_means_leave_variants_out():
+    from repro.experiments.gs_svm_report import _partial_means
+
+    comparison = pd.DataFrame({
+        "dataset": ["Splice", "Splice-onehot"], "method": ["SVMs", "SVMs"],
+        "metric": ["accuracy_percent"] * 2, "published": [96.2, 96.2], "reproduced": [86.0, 96.0]})
+    md = _partial_means(comparison)
+    assert "Mean over the 1 sets run" in md and "| SVMs | 96.2 | 86.0 |" in md

@@ -60,6 +60,11 @@ GAMMA_TABLE1 = 0.05
 TABLE1_DATASETS = ["Adult-1", "Adult-4", "Adult-7", "Web-1", "Web-4", "Web-7"]
 TABLE2_DATASETS = ["Australian", "German", "Glass", "Heart", "Ionosphere", "Iris", "Liver",
                    "Page", "Diabetes", "Segment", "Splice", "Vowel", "WDBC", "Wine", "Zoo"]
+# Rows run beside the paper's, compared with a paper row's published cells: a
+# second reading of an ambiguous dataset (notes/papers.md asks for both ways).
+# Splice: the paper's Dim 60 is one number per base; its ~96% accuracy needs
+# one indicator per base (240 dims). Variants stay out of the Mean row.
+TABLE2_VARIANTS = {"Splice-onehot": "Splice"}
 TABLE1_METHODS = {"GS-SVMs": None, "SMO-1": 1, "SMO-2": 2}
 TABLE1_C_GRID = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
 HM_MAX_ITER = 1_000_000
@@ -86,7 +91,7 @@ PROTOCOLS = {
     "full": Protocol(
         table1_datasets=tuple(TABLE1_DATASETS),
         table1_c_grid=TABLE1_C_GRID,
-        table2_datasets=tuple(TABLE2_DATASETS),
+        table2_datasets=tuple(TABLE2_DATASETS) + tuple(TABLE2_VARIANTS),
         log2_theta=tuple(range(-8, 9)),
         log2_c=tuple(range(-1, 11)),
         outer_folds=10,
@@ -300,9 +305,10 @@ def table2_cells(records: pd.DataFrame) -> pd.DataFrame:
     acc["metric"] = "accuracy_percent"
     acc["note"] = acc["folds"].map(lambda k: f"{k} outer folds")
     acc = acc.rename(columns={"paper_dataset": "dataset"})
-    if set(acc["dataset"]) != set(TABLE2_DATASETS):  # a partial mean is not the paper's Mean
+    papers = acc[acc["dataset"].isin(TABLE2_DATASETS)]  # variants stay out of the Mean
+    if set(papers["dataset"]) != set(TABLE2_DATASETS):  # a partial mean is not the paper's Mean
         return acc.drop(columns="folds")
-    mean = (acc.groupby("method", sort=False)["value"].mean().reset_index()
+    mean = (papers.groupby("method", sort=False)["value"].mean().reset_index()
             .assign(dataset="Mean", metric="mean_accuracy_percent", our_dataset="",
                     standin=False, note="mean over the 15 sets"))
     return pd.concat([acc.drop(columns="folds"), mean], ignore_index=True)
