@@ -52,17 +52,6 @@ from _kernel cimport (KernelSpec, kernel_spec, kernel_ij, kernel_row, kernel_row
 cnp.import_array()
 
 
-def _csc_of(tuple x):
-    """(data, row indices, column pointers) of the CSR rows ``x`` by columns,
-    row indices ascending within each column."""
-    import scipy.sparse as sp
-    csc = sp.csr_matrix((x[0], x[1], x[2]), shape=(x[4], x[5])).tocsc()
-    csc.sort_indices()
-    return (np.ascontiguousarray(csc.data, dtype=np.float64),
-            np.ascontiguousarray(csc.indices, dtype=np.int32),
-            np.ascontiguousarray(csc.indptr, dtype=np.int32))
-
-
 def gs_svm(tuple x, const double[::1] y, int kind, double gamma, double coef0,
            int degree, int max_steps, object history, int history_every=1):
     """Run Algorithm 1 on rows ``x`` (from ``as_rows_input``) with labels y in {-1, +1}.
@@ -98,7 +87,8 @@ def gs_svm(tuple x, const double[::1] y, int kind, double gamma, double coef0,
     cdef bint by_columns = not X.dense and kind != KERNEL_PRECOMPUTED
     cdef cnp.ndarray[cnp.float64_t, ndim=1] dots_arr = np.zeros(n)
     cdef double* dots = &dots_arr[0]
-    keep_cols = _csc_of(x) if by_columns else None
+    from repro.solvers._validation import as_columns_input
+    keep_cols = as_columns_input(x) if by_columns else None
     if by_columns:
         cols_init(&XT, keep_cols[0], keep_cols[1], keep_cols[2])
     cdef double* alpha = &alpha_arr[0]

@@ -30,7 +30,8 @@ return bitwise identical alphas:
 * fast mode (``use_cache`` True): an LRU cache of whole kernel rows K(i, :)
   within ``cache_size`` MB (at least two rows), as LIBSVM's but without
   shrinking. A row is computed with ``kernel_row`` (l - 1 counted values, the
-  diagonal is K_ii) when a successful takeStep needs the row of i1 or i2 for
+  diagonal is K_ii; for CSR data through the columns of X,
+  ``kernel_row_by_columns``, the same values) when a successful takeStep needs the row of i1 or i2 for
   the error-cache update, it is not cached and the example lands in I0; for an
   example that lands on a bound only the |I0| values the update reads are
   computed, not cached (``step_row``); any other kernel value (k12,
@@ -91,9 +92,9 @@ import numpy as np
 cimport numpy as cnp
 from libc.math cimport fabs, INFINITY
 from cpython.exc cimport PyErr_CheckSignals
-from _rows cimport Rows, rows_init
-from _kernel cimport (KernelSpec, kernel_spec, kernel_ij, kernel_row, KERNEL_RBF,
-                     KERNEL_PRECOMPUTED)
+from _rows cimport Rows, Cols, rows_init, cols_init
+from _kernel cimport (KernelSpec, kernel_spec, kernel_ij, kernel_row, kernel_row_by_columns,
+                     KERNEL_RBF, KERNEL_PRECOMPUTED)
 
 cnp.import_array()
 
@@ -227,6 +228,8 @@ cdef struct Solver:
     RowCache* cache
     Probe* p1          # x_i1 (takeStep) / x_i (compute_F)
     Probe* p2          # x_i2 (takeStep)
+    Cols* XT           # fast mode, CSR data: X by columns for whole rows, else NULL
+    double* dots       # its zeroed buffer of l dot products
 
 
 cdef inline bint in_I0(const Solver* S, int i) noexcept nogil:
@@ -296,10 +299,14 @@ cdef double* cache_fetch(Solver* S, int i, Probe* p) noexcept nogil:
     c.slot_of[i] = s
     _lru_push_front(c, s)
     row = c.store + <Py_ssize_t> s * c.l
-    probe_load(S.X, p, i)
-    kernel_row(S.k, &p.R, p.row, S.X, S.iota, i, row)
+    if S.XT != NULL:  # CSR: through the columns of X (same values, fewer operations)
+        kernel_row_by_columns(S.k, S.X, i, S.XT, NULL, S.l, row, S.dots)
+        S.k.n_evals -= 1  # the diagonal is K_ii, not computed
+    else:
+        probe_load(S.X, p, i)
+        kernel_row(S.k, &p.R, p.row, S.X, S.iota, i, row)
+        kernel_row(S.k, &p.R, p.row, S.X, S.iota + i + 1, S.l - i - 1, row + i + 1)
     row[i] = S.kdiag[i]
-    kernel_row(S.k, &p.R, p.row, S.X, S.iota + i + 1, S.l - i - 1, row + i + 1)
     return row
 
 
@@ -631,6 +638,8 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
     cdef long long n_examine = 0
     cdef cnp.ndarray[cnp.float64_t, ndim=1] store_arr
     cdef cnp.ndarray[cnp.int32_t, ndim=1] slot_arr, owner_arr, prev_arr, next_arr
+    cdef Cols XT
+    cdef cnp.ndarray[cnp.float64_t, ndim=1] dots_arr
 
     for i in range(l):
         if y_arr[i] > 0 and pos_first < 0:
@@ -704,6 +713,15 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
         cache.used = 0
         cache.capacity = capacity
         cache.l = l
+    S.XT = NULL
+    S.dots = NULL
+    if use_cache and S.gram == NULL and not X.dense:
+        from repro.solvers._validation import as_columns_input
+        keep_cols = as_columns_input(x)
+        cols_init(&XT, keep_cols[0], keep_cols[1], keep_cols[2])
+        dots_arr = np.zeros(l)
+        S.XT = &XT
+        S.dots = &dots_arr[0]
 
     if alpha0 is None:
         # alpha = 0: F_i = -y_i

@@ -167,12 +167,15 @@ def test_history_tracks_the_dual_objective(problems, fits, name, mod, cache):
     assert np.all(np.diff(h["objective"]) <= 1e-12 * abs(final))
 
 
-def test_dense_and_sparse_input_give_the_same_model(problems):
-    # Both layouts sum squared norms and dot products in the same column order,
-    # so kernel values are bitwise equal and SMO follows the same path.
+@pytest.mark.parametrize("cache", [False, True])
+def test_dense_and_sparse_input_give_the_same_model(problems, cache):
+    # Both layouts sum squared norms and dot products in the same column order
+    # (the cache mode computes CSR rows through the columns of X, adding the same
+    # products in the same order), so kernel values are bitwise equal and SMO
+    # follows the same path.
     X, y, _, _ = problems["heart_scale"]
-    a = SMO(C=2.0, gamma=0.1, tol=1e-5).fit(X, y)
-    b = SMO(C=2.0, gamma=0.1, tol=1e-5).fit(X.toarray(), y)
+    a = SMO(C=2.0, gamma=0.1, tol=1e-5, kernel_cache=cache).fit(X, y)
+    b = SMO(C=2.0, gamma=0.1, tol=1e-5, kernel_cache=cache).fit(X.toarray(), y)
     assert a.n_iter_ == b.n_iter_ and a.n_kernel_evals_ == b.n_kernel_evals_
     np.testing.assert_array_equal(a.dual_coef_, b.dual_coef_)
     assert a.intercept_[0] == b.intercept_[0]

@@ -36,6 +36,24 @@ def as_rows_input(X):
     return rows
 
 
+def as_columns_input(rows):
+    """The CSR rows of an ``as_rows_input`` tuple by columns (CSC): ``(data,
+    row indices, column pointers)`` read by ``cols_init`` in pyx/_rows.pxd, row
+    indices ascending within each column (what ``kernel_row_by_columns`` needs
+    to add the products in the order of a row's dot product)."""
+    data, indices, indptr, _, n, d, dense = rows
+    if dense:
+        raise ValueError("as_columns_input takes CSR rows")
+    nnz = int(indptr[-1])
+    csc = sp.csr_matrix((data[:nnz], indices[:nnz], indptr), shape=(n, d)).tocsc()
+    csc.sort_indices()
+    out_data = np.ascontiguousarray(csc.data, dtype=np.float64)
+    out_indices = np.ascontiguousarray(csc.indices, dtype=np.int32)
+    if out_data.size == 0:  # keep a valid pointer for empty matrices
+        out_data, out_indices = np.zeros(1), np.zeros(1, dtype=np.int32)
+    return out_data, out_indices, np.ascontiguousarray(csc.indptr, dtype=np.int32)
+
+
 def kernel_params(kernel, gamma, coef0=0.0, degree=3):
     """Map an estimator's kernel parameters to the (kind, gamma, coef0, degree)
     arguments of the Cython kernel primitives."""
