@@ -158,9 +158,12 @@ cdef struct Cols:
     int* indptr        # n_features + 1 column pointers
 
 
-cdef inline object cols_init(Cols* C, object data, object indices, object indptr):
-    """Point ``C`` at CSC arrays (float64, int32, int32; row indices sorted within
-    each column); return them so the caller keeps them alive."""
+cdef inline object cols_init(Cols* C, tuple rows):
+    """Point ``C`` at the CSR ``rows`` (an ``as_rows_input`` tuple) by columns,
+    made by ``repro.solvers._validation.as_columns_input``; return the arrays so
+    the caller keeps them alive."""
+    from repro.solvers._validation import as_columns_input
+    data, indices, indptr = as_columns_input(rows)
     cdef cnp.ndarray a_data = data
     cdef cnp.ndarray a_ind = indices
     cdef cnp.ndarray a_ptr = indptr

@@ -85,12 +85,12 @@ def gs_svm(tuple x, const double[::1] y, int kind, double gamma, double coef0,
     # buffer of l dot products
     cdef Cols XT
     cdef bint by_columns = not X.dense and kind != KERNEL_PRECOMPUTED
-    cdef cnp.ndarray[cnp.float64_t, ndim=1] dots_arr = np.zeros(n)
-    cdef double* dots = &dots_arr[0]
-    from repro.solvers._validation import as_columns_input
-    keep_cols = as_columns_input(x) if by_columns else None
+    cdef cnp.ndarray[cnp.float64_t, ndim=1] dots_arr
+    cdef double* dots = NULL
     if by_columns:
-        cols_init(&XT, keep_cols[0], keep_cols[1], keep_cols[2])
+        keep_cols = cols_init(&XT, x)
+        dots_arr = np.zeros(n)
+        dots = &dots_arr[0]
     cdef double* alpha = &alpha_arr[0]
     cdef int* Q = <int*> &q_arr[0]
     cdef int* sel = <int*> &sel_arr[0]

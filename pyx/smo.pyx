@@ -716,9 +716,7 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
     S.XT = NULL
     S.dots = NULL
     if use_cache and S.gram == NULL and not X.dense:
-        from repro.solvers._validation import as_columns_input
-        keep_cols = as_columns_input(x)
-        cols_init(&XT, keep_cols[0], keep_cols[1], keep_cols[2])
+        keep_cols = cols_init(&XT, x)
         dots_arr = np.zeros(l)
         S.XT = &XT
         S.dots = &dots_arr[0]

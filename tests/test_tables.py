@@ -71,30 +71,27 @@ def test_partial_means_average_both_sides_over_the_sets_run():
     assert "| GS-SVMs | 95.0 | 95.0 | 0.0 |" in md
 
 
-def test_table2_sets_with_missing_folds_are_shown_not_compared():
-    from repro.experiments import gs_svm_report
-
-    rows = [{"paper_dataset": d, "dataset": d.lower(), "standin": False, "n_samples": 150,
-             "n_features": 4, "n_classes": 3, "fold": k, "method": m, "log2_theta": 0.0,
-             "log2_C": float("nan"), "inner_cv_accuracy": 0.9, "test_accuracy": acc,
-             "n_fits": 1, "n_unconverged_problems": 0, "seconds": 1.0}
-            for d, n_folds, acc in [("Iris", 10, 0.95), ("Wine", 3, 0.5)]
-            for k in range(n_folds) for m in ("GS-SVMs", "HM-SVMs", "SVMs")]
-    comparison, _, md = gs_svm_report.table2(pd.DataFrame(rows), outer_folds=10)
-    verdicts = comparison.set_index(["dataset", "method"])["verdict"]
-    assert verdicts[("Iris", "SVMs")] in ("ok", "miss")
-    assert verdicts[("Wine", "SVMs")].startswith("not run")   # 3 of 10 folds: not compared
-    assert "Sets run on fewer than 10 outer folds" in md and "| Wine | SVMs | 3 | 50.0 |" in md
-
-
 def _table2_records(sets):
-    """Synthetic Table 2 records: every fold of every set scores ``acc``."""
+    """Synthetic Table 2 records from ``(set, accuracy, n_folds)`` entries: each
+    of the set's first ``n_folds`` outer folds scores ``accuracy`` for every method."""
     return pd.DataFrame([
         {"paper_dataset": d, "dataset": d.lower(), "standin": False, "n_samples": 150,
          "n_features": 4, "n_classes": 3, "fold": k, "method": m, "log2_theta": 0.0,
          "log2_C": float("nan"), "inner_cv_accuracy": 0.9, "test_accuracy": acc,
          "n_fits": 1, "n_unconverged_problems": 0, "seconds": 1.0}
-        for d, acc in sets for k in range(10) for m in ("GS-SVMs", "HM-SVMs", "SVMs")])
+        for d, acc, n_folds in sets for k in range(n_folds)
+        for m in ("GS-SVMs", "HM-SVMs", "SVMs")])
+
+
+def test_table2_sets_with_missing_folds_are_shown_not_compared():
+    from repro.experiments import gs_svm_report
+
+    records = _table2_records([("Iris", 0.95, 10), ("Wine", 0.5, 3)])
+    comparison, _, md = gs_svm_report.table2(records, outer_folds=10)
+    verdicts = comparison.set_index(["dataset", "method"])["verdict"]
+    assert verdicts[("Iris", "SVMs")] in ("ok", "miss")
+    assert verdicts[("Wine", "SVMs")].startswith("not run")   # 3 of 10 folds: not compared
+    assert "Sets run on fewer than 10 outer folds" in md and "| Wine | SVMs | 3 | 50.0 |" in md
 
 
 def test_table2_variant_rows_are_compared_with_their_paper_row_and_left_out_of_the_mean():
@@ -104,7 +101,7 @@ def test_table2_variant_rows_are_compared_with_their_paper_row_and_left_out_of_t
     from repro.experiments import gs_svm as GS, gs_svm_report
 
     assert GS.TABLE2_VARIANTS == {"Splice-onehot": "Splice"}
-    sets = [(d, 0.9) for d in GS.TABLE2_DATASETS] + [("Splice-onehot", 0.5)]
+    sets = [(d, 0.9, 10) for d in GS.TABLE2_DATASETS] + [("Splice-onehot", 0.5, 10)]
     comparison, _, md = gs_svm_report.table2(_table2_records(sets), outer_folds=10)
     rows = comparison.set_index(["dataset", "method"])
     pub = published.load("gs_svm_table2").set_index(["dataset", "method", "metric"])["value"]
@@ -113,7 +110,7 @@ def test_table2_variant_rows_are_compared_with_their_paper_row_and_left_out_of_t
         assert rows.loc[("Splice-onehot", m), "reproduced"] == pytest.approx(50.0)
         assert rows.loc[("Mean", m), "reproduced"] == pytest.approx(90.0)  # 0.5 left out
     assert "Mean over the" not in md  # all 15 sets run: the paper's Mean row is compared
-    # without the variant the table is the same for the paper's rows
+    # without its records the variant row is listed, not run
     alone, _, _ = gs_svm_report.table2(_table2_records(sets[:-1]), outer_folds=10)
     assert "Splice-onehot" not in set(alone.dropna(subset=["reproduced"]).dataset)
 
