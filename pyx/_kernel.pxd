@@ -19,6 +19,7 @@ norms (one dot product per evaluation, as LIBSVM does); rounding can make it
 slightly negative for identical rows, so it is clamped at 0.
 """
 from libc.math cimport exp, pow
+from libc.string cimport memset
 from _rows cimport Rows, Cols, get_row, rows_dot, row_dot_vec, row_scatter, row_unscatter
 
 cdef enum:
@@ -123,21 +124,39 @@ cdef inline void kernel_row_by_columns(KernelSpec* k, const Rows* X, int i, cons
     Same values, bitwise, as ``kernel_row``: dots[j] receives the products
     x_if x_jf of the common columns in ascending column order, starting from
     0.0, as the sparse dot does (which also adds exact zeros, changing nothing).
-    Same count (m)."""
+    Same count (m).
+
+    Clearing ``dots`` afterwards: with js == NULL every entry is read once, so it
+    is zeroed as it is read; otherwise a memset of the whole buffer when the
+    scatter touched more than n_rows / 8 entries (one sequential pass is far
+    cheaper than that many scattered writes: on a4a the clearing pass was a
+    quarter of GS-SVM's time), else the touched entries are zeroed again."""
     cdef int* ind
     cdef double* val
     cdef int nnz, p, r, t, f, j
     cdef double v
+    cdef long long touched = 0
     k.n_evals += m
     get_row(X, i, &ind, &val, &nnz)
     for p in range(nnz):
         f = ind[p]
         v = val[p]
+        touched += XT.indptr[f + 1] - XT.indptr[f]
         for r in range(XT.indptr[f], XT.indptr[f + 1]):
             dots[XT.indices[r]] += v * XT.data[r]
+    if js == NULL:
+        for t in range(m):
+            out[t] = kernel_from_dot(k, dots[t], X.sqnorm[i], X.sqnorm[t])
+            dots[t] = 0.0
+        if m < X.n_rows:
+            memset(dots + m, 0, (X.n_rows - m) * sizeof(double))
+        return
     for t in range(m):
-        j = t if js == NULL else js[t]
+        j = js[t]
         out[t] = kernel_from_dot(k, dots[j], X.sqnorm[i], X.sqnorm[j])
+    if touched > X.n_rows // 8:
+        memset(dots, 0, X.n_rows * sizeof(double))
+        return
     for p in range(nnz):
         f = ind[p]
         for r in range(XT.indptr[f], XT.indptr[f + 1]):

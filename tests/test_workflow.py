@@ -49,3 +49,12 @@ def test_skipped_datasets_are_left_out_of_the_plan(data_env):
     assert r.returncode == 0, out
     assert "table2/Heart/fold0.csv" in out
     assert "table2/Page/" not in out and "table2/Iris/" not in out
+
+
+def test_partial_datasets_plan_only_the_folds_already_run(data_env):
+    # no Page fold has been run in this checkout: a partial Page plans none of them
+    r = snakemake("-n", "--forceall", "--config", "partial_datasets=[\"Page\"]", "--", "gs_svm_table2")
+    out = r.stdout + r.stderr
+    assert r.returncode == 0, out
+    assert "table2/Heart/fold0.csv" in out
+    assert "table2/Page/" not in out

@@ -16,6 +16,9 @@ TABLES = "paper_tables" if PROFILE == "full" else os.path.join("paper_tables", "
 DATA_RECORDS = os.path.join(config["results_dir"], "data")
 # Paper dataset names left out of this run (config skip_datasets); tables say so.
 SKIP = list(config.get("skip_datasets") or [])
+# Paper dataset names whose table is built from the folds run so far (config
+# partial_datasets): a run longer than one machine session; see README "Resuming".
+PARTIAL = list(config.get("partial_datasets") or [])
 
 
 def skipped_note(names):
@@ -25,6 +28,23 @@ def skipped_note(names):
         return ""
     return (f"Not run in this workflow run (config skip_datasets): {', '.join(left_out)}; "
             "their cells read 'not run'.")
+
+
+def partial_note(names):
+    """The line a table prints when some of its datasets are built from the
+    folds run so far (config partial_datasets)."""
+    partial = [n for n in names if n in PARTIAL and n not in SKIP]
+    if not partial:
+        return ""
+    return (f"Built from the outer folds run so far (config partial_datasets): "
+            f"{', '.join(partial)}; a set with fewer folds than the protocol's is shown "
+            "apart and not compared.")
+
+
+def existing_or_all(paths, partial):
+    """``paths`` (one job's output each), or only those already on disk when
+    ``partial``: a table can then be built from a run still in progress."""
+    return [p for p in paths if os.path.exists(p)] if partial else list(paths)
 
 import repro.datasets as rd
 

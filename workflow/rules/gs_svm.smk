@@ -10,10 +10,13 @@ GS_T1 = [
     if d not in SKIP
 ]
 GS_T2 = [
-    f"{RESULTS}/gs_svm/table2/{d}/fold{k}.csv"
+    path
     for d in GS_PROTOCOL.table2_datasets
     if d not in SKIP
-    for k in range(GS_PROTOCOL.outer_folds)
+    for path in existing_or_all(
+        [f"{RESULTS}/gs_svm/table2/{d}/fold{k}.csv" for k in range(GS_PROTOCOL.outer_folds)],
+        partial=d in PARTIAL,
+    )
 ]
 
 
@@ -76,7 +79,8 @@ rule gs_svm_table2:
     params:
         table=2,
         protocol=PROFILE,
-        note=skipped_note(GS_PROTOCOL.table2_datasets),
+        note=" ".join(filter(None, [skipped_note(GS_PROTOCOL.table2_datasets),
+                                    partial_note(GS_PROTOCOL.table2_datasets)])),
     conda:
         REPRO_ENV
     script:
