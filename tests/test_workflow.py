@@ -51,10 +51,15 @@ def test_skipped_datasets_are_left_out_of_the_plan(data_env):
     assert "table2/Page/" not in out and "table2/Iris/" not in out
 
 
-def test_partial_datasets_plan_only_the_folds_already_run(data_env):
-    # no Page fold has been run in this checkout: a partial Page plans none of them
-    r = snakemake("-n", "--forceall", "--config", "partial_datasets=[\"Page\"]", "--", "gs_svm_table2")
+def test_partial_datasets_plan_only_the_folds_already_run(data_env, tmp_path):
+    # a results folder of its own, so what this checkout has run does not matter
+    done = tmp_path / "full" / "gs_svm" / "table2" / "Page" / "fold3.csv"
+    done.parent.mkdir(parents=True)
+    done.write_text("paper_dataset,fold\nPage,3\n")
+    r = snakemake("-n", "--forceall", "--config", "partial_datasets=[\"Page\"]",
+                  f"results_dir={tmp_path}", "--", "gs_svm_table2")
     out = r.stdout + r.stderr
     assert r.returncode == 0, out
-    assert "table2/Heart/fold0.csv" in out
-    assert "table2/Page/" not in out
+    assert "table2/Heart/fold0.csv" in out and "table2/Heart/fold9.csv" in out
+    assert "table2/Page/fold3.csv" in out
+    assert "table2/Page/fold0.csv" not in out and "table2/Page/fold9.csv" not in out

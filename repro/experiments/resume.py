@@ -3,7 +3,7 @@
 A table's records file in ``paper_tables/`` (e.g. ``gs_svm_table2_records.csv``)
 holds every per-job record the table was built from, one job per
 (dataset, fold). A run longer than one machine session (the GS-SVM paper's Page
-set alone is ~17 CPU-hours) continues on a fresh checkout by writing those
+set alone is ~11 CPU-hours) continues on a fresh checkout by writing those
 records back as the workflow's per-job files, so Snakemake plans only the jobs
 still missing:
 
@@ -21,12 +21,14 @@ import pandas as pd
 
 from .._io import write_text_atomic
 
-#: How a table's records map to the workflow's per-job files (``{dataset}/fold{k}.csv``).
+#: The record columns that name a job, and the job's file under its table's
+#: folder; the workflow's per-fold rules use the same template (gs_svm.smk).
 JOB_KEYS = ("paper_dataset", "fold")
+FOLD_FILE = "{dataset}/fold{fold}.csv"
 
 
 def job_path(into, paper_dataset: str, fold: int) -> Path:
-    return Path(into) / paper_dataset / f"fold{int(fold)}.csv"
+    return Path(into) / FOLD_FILE.format(dataset=paper_dataset, fold=int(fold))
 
 
 def restore_jobs(records_csv, into) -> list:

@@ -2,6 +2,7 @@
 # accuracy). One job per (dataset, method, C) for Table 1 and per (dataset, outer
 # fold) for Table 2, so --cores N and a cluster get parallel work.
 from repro.experiments import gs_svm as GS
+from repro.experiments.resume import FOLD_FILE, job_path
 
 GS_PROTOCOL = GS.PROTOCOLS[PROFILE]
 GS_T1 = [
@@ -14,7 +15,7 @@ GS_T2 = [
     for d in GS_PROTOCOL.table2_datasets
     if d not in SKIP
     for path in existing_or_all(
-        [f"{RESULTS}/gs_svm/table2/{d}/fold{k}.csv" for k in range(GS_PROTOCOL.outer_folds)],
+        [str(job_path(f"{RESULTS}/gs_svm/table2", d, k)) for k in range(GS_PROTOCOL.outer_folds)],
         partial=d in PARTIAL,
     )
 ]
@@ -33,7 +34,7 @@ rule gs_svm_table1_record:
 
 rule gs_svm_table2_fold:
     output:
-        f"{RESULTS}/gs_svm/table2/{{dataset}}/fold{{fold}}.csv",
+        f"{RESULTS}/gs_svm/table2/{FOLD_FILE}",  # {dataset}/fold{fold}.csv
     log:
         log_path(PROFILE, "gs_svm", "table2", "{dataset}", "fold{fold}.log"),
     params:
