@@ -40,7 +40,7 @@ TOLERANCES = {
     ("gs_svm", "kernel_evals_1e6"): Tolerance(
         "factor", 2.0,
         "kernel-evaluation counts depend on counting conventions, visiting order and, for "
-        "SMO, the unnamed C grid (notes/papers.md); a factor of 2 separates a different "
+        "SMO, the unnamed C grid (../shared/notes/papers.md); a factor of 2 separates a different "
         "algorithm from a different convention."),
 }
 

@@ -67,12 +67,12 @@ def test_table2_quick_protocol_matches_published_cells(data_env, paper_name):
 # Cells of the full run that miss the tolerance, with what we found about why.
 # Filled from the full run's tables; each entry is checked to still miss.
 _SMO_C_GRID = ("SMO's published count is an average over C values the paper does not name; "
-               "our counts grow about linearly with C above C = 2 (see the per-C table), so the "
-               "average is decided by the top of our grid (64); ")
+               "on Adult our counts grow about linearly with C above C = 2 (see the per-C table), so "
+               "the average is decided by the top of our grid (64); ")
 _HM_CAP = ("HM-SVM is SMO with C = 1e6 stopped at 1e6 steps (hard margin is infeasible with "
            "overlapping classes or conflicting duplicates); a fit that hits the cap, or where C "
            "binds, is a regularised classifier, not a hard-margin one, and every HM-SVM miss of "
-           "ours lies above the paper's value; ")
+           "ours but Splice's (a coding question, below) lies above the paper's value; ")
 _SPLICE_CODING = ("bases coded A=1, C=2, G=3, T=4 (60 dims, the paper's Dim); on that ordinal coding "
                   "scikit-learn's SVC reaches about 86% (C = 8, gamma 2^-7 and 2^-5, 5-fold CV, measured "
                   "2026-11-23), on a one-hot coding (240 dims) 95.6-96.6%, the paper's level: the paper's "
@@ -89,7 +89,7 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
                                            "theta (median 2^4); fold assignment and scaling are not published. "
                                            "The paper's claim 'GS-SVM significantly better on Glass' is not "
                                            "reproduced (ours: 5.6 points worse, p = 0.09).",
-    ("gs_svm_table2", "Glass", "HM-SVMs"): _HM_CAP + "73.4 vs 68.7; 538 one-vs-one problems hit the cap.",
+    ("gs_svm_table2", "Glass", "HM-SVMs"): _HM_CAP + "73.4 vs 68.7; 538 one-vs-one problems ended unconverged.",
     ("gs_svm_table2", "Glass", "SVMs"): "70.0 vs 66.8 (3.2 points, just outside 3): 214 rows, one test row "
                                         "is 4.7 points of a fold's accuracy.",
     ("gs_svm_table2", "Iris", "HM-SVMs"): "96.7 vs 92.0 (7 of 150 rows), NOT explained: no fit hit the step "
@@ -99,13 +99,13 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     ("gs_svm_table2", "Liver", "GS-SVMs"): "70.4 vs 66.0: above the paper; the paper's 'GS-SVM significantly "
                                            "worse than SVM on Liver' is not reproduced (ours: 0.9 points worse, "
                                            "p = 0.71).",
-    ("gs_svm_table2", "Liver", "HM-SVMs"): _HM_CAP + "69.0 vs 61.7; 913 problems hit the cap; Liver has "
+    ("gs_svm_table2", "Liver", "HM-SVMs"): _HM_CAP + "69.0 vs 61.7; 913 problems ended unconverged; Liver has "
                                            "duplicated rows with opposite labels, where the true hard-margin "
                                            "problem is infeasible.",
     **{("gs_svm_table2", "Splice", m): _SPLICE_CODING for m in ("GS-SVMs", "HM-SVMs", "SVMs")},
-    ("gs_svm_table2", "German", "HM-SVMs"): _HM_CAP + "73.1 vs 69.3; 244 problems hit the cap.",
+    ("gs_svm_table2", "German", "HM-SVMs"): _HM_CAP + "73.1 vs 69.3; 244 problems ended unconverged.",
     ("gs_svm_table2", "Diabetes", "HM-SVMs"): _HM_CAP + "73.6 vs 70.6 (3.02 points, just outside 3); 808 "
-                                              "problems hit the cap.",
+                                              "problems ended unconverged.",
 }
 
 
@@ -126,6 +126,9 @@ def test_full_run_cell_within_tolerance(table, dataset, method, verdict):
     if verdict.startswith("not run"):
         pytest.skip(f"{dataset} {method}: not run in the full run (left out or unavailable: "
                     f"see the note above paper_tables/{table}.md)")
+    if verdict.startswith(("partial", "not compared")):
+        pytest.skip(f"{dataset} {method}: {verdict}, shown apart in paper_tables/{table}.md "
+                    f"(a run continued across sessions, see README 'Resuming a long run')")
     reason = KNOWN_MISSES.get((table, dataset, method))
     if reason:
         assert verdict.startswith("miss"), f"known miss now passes, update KNOWN_MISSES: {dataset} {method}"

@@ -90,7 +90,8 @@ def test_table2_sets_with_missing_folds_are_shown_not_compared():
     comparison, _, md = gs_svm_report.table2(records, outer_folds=10)
     verdicts = comparison.set_index(["dataset", "method"])["verdict"]
     assert verdicts[("Iris", "SVMs")] in ("ok", "miss")
-    assert verdicts[("Wine", "SVMs")].startswith("not run")   # 3 of 10 folds: not compared
+    assert verdicts[("Wine", "SVMs")] == "partial (3/10 folds)"   # not compared
+    assert verdicts[("Mean", "SVMs")] == "not compared (sets missing)"
     assert "Sets run on fewer than 10 outer folds" in md and "| Wine | SVMs | 3 | 50.0 |" in md
 
 

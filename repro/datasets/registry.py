@@ -574,7 +574,7 @@ _add(name="segment", title="Image segmentation (Statlog segment, 2,310 rows)", f
 # row states Dim 60 (one number per base) and ~96% accuracy; with bases coded 1..4
 # every method reaches ~86%, with one indicator per base (240 dims) ~96% (measured
 # with SVC: tests/test_gs_svm_reproduction.py). Both cannot hold, so Table 2 is
-# run both ways (notes/papers.md: offer both ways where it matters).
+# run both ways (../shared/notes/papers.md: offer both ways where it matters).
 _SPLICE_SPLITS = (("train", (mirror_file("pkg/keel/splice.dat"),)),)
 _SPLICE_TABULAR = Tabular(reader="keel", na=("D", "N", "R", "S"), missing="drop",
                           codes=(("A", 1), ("C", 2), ("G", 3), ("T", 4)))

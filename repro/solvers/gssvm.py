@@ -30,9 +30,11 @@ class GSSVM(KernelExpansionMixin, BaseSVMClassifier):
 
     Parameters
     ----------
-    kernel : {'rbf', 'linear', 'poly'}, default='rbf'
+    kernel : {'rbf', 'linear', 'poly', 'precomputed'}, default='rbf'
         ``rbf``: ``exp(-gamma ||x - z||^2)`` (the paper's Gaussian kernel with
-        theta = gamma); ``linear``: ``x.z``; ``poly``: ``(gamma x.z + coef0)**degree``.
+        theta = gamma); ``linear``: ``x.z``; ``poly``: ``(gamma x.z + coef0)**degree``;
+        ``precomputed``: ``X`` is the kernel matrix (``fit``: K(train, train),
+        ``predict``: K(test, train)).
     gamma : float, default=0.05
         Kernel width (the paper's theta; 0.05 in its Table 1).
     coef0 : float, default=0.0
