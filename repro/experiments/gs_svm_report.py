@@ -51,12 +51,13 @@ def table2(records: pd.DataFrame, outer_folds: int = 10):
     pub = published_table2()
     acc = pub[pub.metric.isin(["accuracy_percent", "mean_accuracy_percent"])]
     folds = records.groupby("paper_dataset")["fold"].nunique()
+    short = folds[folds < outer_folds]  # paper name -> folds run, for sets still partial
     all_records = records
-    partial = records[records.paper_dataset.isin(folds[folds < outer_folds].index)]
-    records = records[~records.paper_dataset.isin(partial.paper_dataset)]
+    partial = records[records.paper_dataset.isin(short.index)]
+    records = records[~records.paper_dataset.isin(short.index)]
     cells = GS.table2_cells(records)
     comparison = compare(acc, cells, GS.PAPER)
-    for name, n in folds[folds < outer_folds].items():
+    for name, n in short.items():
         comparison.loc[comparison.dataset == name, "verdict"] = f"partial ({n}/{outer_folds} folds)"
     mean_row = (comparison.dataset == "Mean") & comparison.reproduced.isna()
     comparison.loc[mean_row, "verdict"] = "not compared (sets missing)"

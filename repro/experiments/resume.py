@@ -2,10 +2,10 @@
 
 A per-fold table's records file in ``paper_tables/`` (today the GS-SVM paper's
 Table 2, ``gs_svm_table2_records.csv``) holds every per-job record the table
-was built from, one job per (dataset, fold). A run longer than one machine session (the GS-SVM paper's Page
-set alone is ~10 CPU-hours) continues on a fresh checkout by writing those
-records back as the workflow's per-job files, so Snakemake plans only the jobs
-still missing:
+was built from, one job per (dataset, fold). A run longer than one machine
+session (the GS-SVM paper's Page set alone is 10-12 CPU-hours) continues on a
+fresh checkout by writing those records back as the workflow's per-job files,
+so Snakemake plans only the jobs still missing:
 
     python -m repro.experiments.resume paper_tables/gs_svm_table2_records.csv \\
         results/full/gs_svm/table2
