@@ -9,15 +9,17 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 
 
-def snakemake(*args):
-    """Run snakemake in the repository (the data_env fixture has set the mirror
-    and a temporary cache in the environment the subprocess inherits)."""
+def run_snakemake(args, cwd=REPO):
+    """Run snakemake with ``args`` in ``cwd`` (the data_env fixture has set the
+    mirror and a temporary cache in the environment the subprocess inherits)."""
     exe = shutil.which("snakemake")
     cmd = [exe] if exe else [sys.executable, "-m", "snakemake"]
-    return subprocess.run(
-        [*cmd, "--nolock", "--cores", "1", *args],
-        cwd=REPO, capture_output=True, text=True, timeout=300,
-    )
+    return subprocess.run([*cmd, *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+def snakemake(*args):
+    """Plan or lint in the repository, on one core, without taking its lock."""
+    return run_snakemake(["--nolock", "--cores", "1", *args])
 
 
 @pytest.mark.parametrize("profile", ["full", "quick"])
@@ -63,3 +65,13 @@ def test_partial_datasets_plan_only_the_folds_already_run(data_env, tmp_path):
     assert "table2/Heart/fold0.csv" in out and "table2/Heart/fold9.csv" in out
     assert "table2/Page/fold3.csv" in out
     assert "table2/Page/fold0.csv" not in out and "table2/Page/fold9.csv" not in out
+
+
+def test_unlock_needs_no_core_count(data_env, tmp_path):
+    # After a killed run Snakemake tells the user to run `snakemake --unlock`,
+    # which passes no --cores: no rule may read workflow.cores while parsing.
+    # A copy of the workflow, so no lock of a run in this checkout is touched.
+    shutil.copytree(REPO / "workflow", tmp_path / "workflow")
+    r = run_snakemake(["--unlock"], cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Unlocked working directory" in r.stdout + r.stderr

@@ -89,7 +89,9 @@ rule gs_svm_table2:
 
 
 # Timing jobs take every core (threads: workflow.cores) so that no other job
-# runs beside them; the ratios are measured side by side within the job.
+# runs beside them; the ratios are measured side by side within the job. A
+# function, read when the job is scheduled: commands run without --cores
+# (`snakemake --unlock`) would fail on reading workflow.cores at parse time.
 rule gs_svm_speed_record:
     output:
         f"{RESULTS}/gs_svm/speed/{{dataset}}.csv",
@@ -97,7 +99,7 @@ rule gs_svm_speed_record:
         log_path(PROFILE, "gs_svm", "speed", "{dataset}.log"),
     params:
         repeat=GS_PROTOCOL.speed_repeat,
-    threads: workflow.cores
+    threads: lambda wildcards: workflow.cores
     conda:
         REPRO_ENV
     script:
