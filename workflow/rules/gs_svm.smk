@@ -5,6 +5,9 @@ from repro.experiments import gs_svm as GS
 from repro.experiments.resume import FOLD_FILE, job_path
 
 GS_PROTOCOL = GS.PROTOCOLS[PROFILE]
+# Table 2's per-fold files: FOLD_FILE ({dataset}/fold{fold}.csv) under this folder,
+# the layout repro.experiments.resume writes committed records back into.
+GS_T2_DIR = f"{RESULTS}/gs_svm/table2"
 GS_T1 = [
     f"{RESULTS}/gs_svm/table1/{d}/{m}_C{'none' if c is None else c}.csv"
     for d, m, c in GS.table1_jobs(GS_PROTOCOL)
@@ -15,7 +18,7 @@ GS_T2 = [
     for d in GS_PROTOCOL.table2_datasets
     if d not in SKIP
     for path in existing_or_all(
-        [str(job_path(f"{RESULTS}/gs_svm/table2", d, k)) for k in range(GS_PROTOCOL.outer_folds)],
+        [str(job_path(GS_T2_DIR, d, k)) for k in range(GS_PROTOCOL.outer_folds)],
         partial=d in PARTIAL,
     )
 ]
@@ -34,7 +37,7 @@ rule gs_svm_table1_record:
 
 rule gs_svm_table2_fold:
     output:
-        f"{RESULTS}/gs_svm/table2/{FOLD_FILE}",  # {dataset}/fold{fold}.csv
+        f"{GS_T2_DIR}/{FOLD_FILE}",
     log:
         log_path(PROFILE, "gs_svm", "table2", "{dataset}", "fold{fold}.log"),
     params:
