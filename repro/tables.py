@@ -1,10 +1,69 @@
-"""Records -> tables for paper_tables/ (published vs reproduced, Markdown/CSV)."""
+"""Records -> published-vs-reproduced tables, for every paper (CSV and Markdown).
+
+:func:`compare` is the one table builder: a paper's table step computes its
+reproduced cells from its records and hands them here with the published
+cells; every verdict is decided in this function, from the tolerance rules
+(:mod:`repro.tolerances`), the explanations registry (:mod:`repro.explanations`)
+and the status of cells that have no reproduced value. Nothing overwrites a
+verdict afterwards.
+
+The verdict vocabulary, defined once:
+
+* ``ok``: within the tolerance;
+* ``miss (explained)``: outside it, with an entry in the explanations registry
+  whose reason a reader can check against evidence the code produces;
+* ``miss (unexplained)``: outside it, and either no entry (a test fails until
+  one is written) or an entry that records what was found and says it does not
+  explain the miss;
+* ``no tolerance``: a cell reported without a judgement (e.g. a size);
+* ``not run (<why>)``: no reproduced value; why is one of ``NOT_RUN_WHY``;
+* ``unavailable offline``: the dataset cannot be obtained on this machine;
+* ``partial (k/n folds)``: a run continued across sessions, so far on k of
+  the protocol's n splits: shown apart, not compared;
+* ``not compared (<why>)``: a derived cell (e.g. a mean over datasets) whose
+  inputs are incomplete;
+
+and the qualifier `` (stand-in)`` appended to any verdict of a cell computed on
+a stand-in dataset, so that it is never read as the original.
+"""
+from __future__ import annotations
+
 import pandas as pd
+
+OK = "ok"
+MISS_EXPLAINED = "miss (explained)"
+MISS_UNEXPLAINED = "miss (unexplained)"
+NO_TOLERANCE = "no tolerance"
+UNAVAILABLE = "unavailable offline"
+STANDIN = " (stand-in)"
+NOT_RUN_WHY = {
+    "profile": "left out of this profile",
+    "config": "skipped by config",
+    "records": "no records",
+}
+
+
+def not_run(why: str) -> str:
+    """``not run (<why>)`` for a key of ``NOT_RUN_WHY``."""
+    return f"not run ({NOT_RUN_WHY[why]})"
+
+
+def partial(done: int, total: int) -> str:
+    return f"partial ({done}/{total} folds)"
+
+
+def not_compared(why: str) -> str:
+    return f"not compared ({why})"
+
+
+def is_miss(verdict: str) -> bool:
+    return verdict.startswith("miss")
 
 
 def to_markdown(df: pd.DataFrame, title: str = "", notes: str = "") -> str:
     """A GitHub-flavoured Markdown table (no extra dependency); empty cells for NaN."""
     cols = [str(c) for c in df.columns]
+
     def cell(v):
         if v is None or (pd.api.types.is_scalar(v) and pd.isna(v)):
             return ""
@@ -23,24 +82,32 @@ def to_markdown(df: pd.DataFrame, title: str = "", notes: str = "") -> str:
 
 
 COMPARISON_COLUMNS = ["dataset", "method", "metric", "published", "reproduced", "difference",
-                      "verdict", "tolerance", "our_dataset", "standin", "note"]
+                      "verdict", "tolerance", "our_dataset", "standin", "note", "why"]
 
 
-def compare(published: pd.DataFrame, reproduced: pd.DataFrame, paper: str) -> pd.DataFrame:
+def compare(published: pd.DataFrame, reproduced: pd.DataFrame, paper: str, table: str = "",
+            status: dict | None = None, context: dict | None = None) -> pd.DataFrame:
     """Published vs reproduced, one row per published cell, with a verdict.
 
     ``published``: a table of :func:`repro.published.load` (columns dataset,
-    method, metric, value, ...). ``reproduced``: cells computed by an experiment,
-    columns ``dataset`` (the paper's name), ``method``, ``metric``, ``value`` and
-    optionally ``our_dataset``, ``standin`` (bool) and ``note``.
+    method, metric, value, ...). ``reproduced``: cells computed by an
+    experiment, columns ``dataset`` (the paper's name), ``method``, ``metric``,
+    ``value`` and optionally ``our_dataset``, ``standin`` (bool) and ``note``.
+    ``table``: the published table id, under which the explanations registry
+    files its entries. ``status``: the verdict of cells without a reproduced
+    value, by dataset name (one of the vocabulary's ``not run``, ``partial``,
+    ``not compared``, ``unavailable offline``; default ``not run (no
+    records)``). ``context``: what the table's explanations compute their
+    facts from (the paper's records and derived tables).
 
-    Verdicts: ``ok`` (within the tolerance of :mod:`repro.tolerances`), ``miss``
-    (outside it), ``not run`` (no reproduced value), ``no tolerance`` (a cell
-    we report without judging, e.g. a dataset size). A stand-in dataset adds
-    `` (stand-in)`` to the verdict so it is never read as the original.
+    The column ``why`` holds, for a miss, the registry's reason with its
+    computed facts and where to see the evidence; ``attrs["explanations_used"]``
+    maps each explained (dataset, method) to the registry key that covered it.
     """
+    from .explanations import explain
     from .tolerances import tolerance_for
 
+    status = status or {}
     key = ["dataset", "method", "metric"]
     pub = published[key + ["value"]].rename(columns={"value": "published"})
     rep = reproduced.copy()
@@ -52,20 +119,47 @@ def compare(published: pd.DataFrame, reproduced: pd.DataFrame, paper: str) -> pd
         raise ValueError(f"reproduced cells are not unique: {rep[rep.duplicated(key)][key].values.tolist()}")
     out = pub.merge(rep, on=key, how="left")
     out["difference"] = out["reproduced"] - out["published"]
-    verdicts, tols = [], []
+    out["standin"] = out["standin"].astype("boolean").fillna(False).astype(bool)
+    verdicts, tols, whys, used = [], [], [], {}
     for row in out.itertuples(index=False):
         tol = tolerance_for(paper, row.metric)
         tols.append(tol.describe() if tol else "")
+        why = ""
         if pd.isna(row.reproduced):
-            verdict = "not run"
+            verdict = status.get(row.dataset, not_run("records"))
         elif tol is None:
-            verdict = "no tolerance"
+            verdict = NO_TOLERANCE
+        elif tol.accepts(float(row.published), float(row.reproduced)):
+            verdict = OK
         else:
-            verdict = "ok" if tol.accepts(float(row.published), float(row.reproduced)) else "miss"
-        if row.standin is True:
-            verdict += " (stand-in)"
+            entry = explain(table, row, context or {})
+            if entry is None:
+                verdict, why = MISS_UNEXPLAINED, "no entry in repro/explanations.py"
+            else:
+                verdict, why = (MISS_EXPLAINED if entry.explained else MISS_UNEXPLAINED), entry.text
+                used[(row.dataset, row.method)] = entry.key
+        if row.standin:
+            verdict += STANDIN
         verdicts.append(verdict)
+        whys.append(why)
     out["verdict"] = verdicts
     out["tolerance"] = tols
-    out["standin"] = out["standin"].fillna(False).astype(bool)
-    return out[COMPARISON_COLUMNS]
+    out["why"] = whys
+    out = out[COMPARISON_COLUMNS]
+    # (dataset, method) -> the registry key that explained the miss: how the
+    # tests find entries that no longer match any miss
+    out.attrs["explanations_used"] = used
+    return out
+
+
+def misses_markdown(comparison: pd.DataFrame, title: str = "Misses and why") -> str:
+    """The reasons of a table's misses, one paragraph per cell, for the
+    Markdown page under the table (the CSV has them in its ``why`` column)."""
+    misses = comparison[comparison["verdict"].map(is_miss)]
+    if misses.empty:
+        return ""
+    lines = [f"## {title}", ""]
+    for row in misses.itertuples(index=False):
+        lines.append(f"- **{row.dataset}, {row.method}** ({row.verdict}, {row.reproduced:.4g} vs "
+                     f"{row.published:.4g}): {row.why}")
+    return "\n".join(lines) + "\n"

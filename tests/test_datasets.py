@@ -24,6 +24,7 @@ from repro.datasets.parsers import read_arff
 from repro.datasets.preprocess import RangeScaler, scale01, scale_pm1
 from repro.datasets.registry import REGISTRY, _MIRROR
 from repro.datasets.standins import allocate, standin_indices
+from repro.papers import PAPERS
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -52,7 +53,7 @@ def test_registry_names_cover_the_papers():
     ldm = D.paper_datasets("ldm")
     assert len(ldm) == 32, sorted(ldm)  # Table 1: 20 regular + 12 large
     assert set(ldm) >= {"promoters", "colic.ORIG", "austra", "australian", "adult-a", "kdd2010"}
-    gs = D.paper_datasets("gs-svm")
+    gs = D.paper_datasets("gs_svm")
     assert len(gs) == 22 and gs["Splice-onehot"] == "splice-onehot" and gs["Adult-7"] == "a7a" and gs["Web-4"] == "w4a" and gs["Page"] == "page-blocks"
     assert len(D.paper_datasets("nesvm")) == 10  # Table I sets 1-6 + four image-feature sets
     assert D.paper_datasets("pegasos") == {"Reuters RCV2 / CCAT": "rcv1-ccat"}
@@ -61,7 +62,7 @@ def test_registry_names_cover_the_papers():
     for name, spec in REGISTRY.items():
         assert name == name.lower() and spec.name == name
         for p in spec.papers:
-            assert p.paper in {"gs-svm", "nesvm", "pegasos", "ldm"}
+            assert p.paper in PAPERS
 
 
 def test_registry_hashes_match_manifest(data_env):

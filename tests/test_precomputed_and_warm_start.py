@@ -156,8 +156,9 @@ def test_table2_driver_selects_what_grid_search_selects(method):
     X, y = load_iris(return_X_y=True)
     protocol = GS.Protocol(table1_datasets=(), table1_c_grid=(), table2_datasets=("Iris",),
                            log2_theta=(-4, -1, 2), log2_c=(-1, 3, 7), outer_folds=5, inner_folds=3)
-    train, test = GS.outer_folds(y, protocol.outer_folds)[1]
-    ours = GS.select_and_test(X, y, train, test, method, protocol)
+    outer = GS.outer_splits(y, protocol)[1]
+    train, test = outer.train, outer.test
+    ours = GS.select_method(X, y, outer, method, protocol)
 
     thetas = [2.0 ** k for k in protocol.log2_theta]
     estimator, grid = {
@@ -175,8 +176,8 @@ def test_table2_driver_selects_what_grid_search_selects(method):
         search.fit(X[train], y[train])
     reference = search.cv_results_["mean_test_score"]
     if method == "SVMs":  # warm and cold starts stop at different points within tol
-        np.testing.assert_allclose(ours["inner_scores"], reference, atol=0.02)
+        np.testing.assert_allclose(ours.inner_scores, reference, atol=0.02)
     else:
-        np.testing.assert_allclose(ours["inner_scores"], reference, atol=1e-12)
-    assert ours["params"] == {k.split("__")[1]: v for k, v in search.best_params_.items()}
-    assert ours["test_accuracy"] == pytest.approx(search.score(X[test], y[test]))
+        np.testing.assert_allclose(ours.inner_scores, reference, atol=1e-12)
+    assert ours.params == {k.split("__")[1]: v for k, v in search.best_params_.items()}
+    assert ours.test_score == pytest.approx(search.score(X[test], y[test]))

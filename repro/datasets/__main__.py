@@ -1,6 +1,6 @@
 """Command line: list the registry, fetch into the cache.
 
-    python -m repro.datasets [list] [--paper gs-svm|nesvm|pegasos|ldm]
+    python -m repro.datasets [list] [--paper gs_svm|nesvm|pegasos|lsvm|ldm]
     python -m repro.datasets info NAME
     python -m repro.datasets fetch NAME [NAME ...]
     python -m repro.datasets fetch --all-available [--download]
@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..papers import PAPERS
 from . import sources
 from .errors import ChecksumError, DatasetUnavailableError
 from .loader import availability, fetch, info
@@ -81,7 +82,7 @@ def main(argv=None):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd")
     p_list = sub.add_parser("list", help="every dataset and its availability here")
-    p_list.add_argument("--paper", choices=["gs-svm", "nesvm", "pegasos", "ldm"])
+    p_list.add_argument("--paper", choices=list(PAPERS))
     p_info = sub.add_parser("info", help="one dataset's registry entry")
     p_info.add_argument("name")
     p_fetch = sub.add_parser("fetch", help="fetch and verify into the cache")

@@ -19,6 +19,8 @@ import difflib
 import zlib
 from dataclasses import dataclass, replace
 
+from ..papers import check_paper
+
 LIBSVM = "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/"
 UCI = "https://archive.ics.uci.edu/ml/machine-learning-databases/"
 
@@ -111,7 +113,7 @@ def remote_file(path, url) -> FileSpec:
 
 @dataclass(frozen=True)
 class PaperRef:
-    paper: str          # 'gs-svm' | 'nesvm' | 'pegasos' | 'ldm'
+    paper: str          # a paper id of repro.papers.PAPERS ('gs_svm', 'nesvm', ...)
     table: str          # where in the paper
     name: str           # the name printed there
     rows: int | None    # the paper's stated size (train size where it gives train/test)
@@ -120,6 +122,9 @@ class PaperRef:
     split: str = "train"  # which load() split reproduces it: train, test, all, train+test
     test_rows: int | None = None
     note: str = ""
+
+    def __post_init__(self):
+        check_paper(self.paper)
 
     def label(self):
         return f"{self.paper.upper()} {self.table} {self.name!r}"
@@ -270,11 +275,11 @@ _ADULT = {  # name: (train rows, +1, -1, test rows, +1, -1)
     "a9a": (32561, 7841, 24720, 16281, 3846, 12435),
 }
 _ADULT_PAPERS = {
-    "a1a": (PaperRef("gs-svm", "Table 1", "Adult-1", 1605, 123),
+    "a1a": (PaperRef("gs_svm", "Table 1", "Adult-1", 1605, 123),
             PaperRef("nesvm", "Table I", "set 1", 1605, 123, 2, "train+test", 30956)),
     "a2a": (PaperRef("nesvm", "Table I", "set 2", 2265, 123, 2, "train+test", 30296),),
     "a3a": (PaperRef("nesvm", "Table I", "set 3", 3185, 123, 2, "train+test", 29376),),
-    "a4a": (PaperRef("gs-svm", "Table 1", "Adult-4", 4781, 123),
+    "a4a": (PaperRef("gs_svm", "Table 1", "Adult-4", 4781, 123),
             PaperRef("nesvm", "Table I", "set 4", 4781, 123, 2, "train+test", 27780)),
     "a5a": (PaperRef("nesvm", "Table I", "set 5", 6414, 123, 2, "train+test", 26147),),
     "a8a": (),
@@ -297,10 +302,10 @@ for _n, (_tr, _tp, _tn, _te, _ep, _en) in _ADULT.items():
 for _n, _tr, _te, _pool, _refs in (
         ("a6a", 11220, 21341, "a9a",
          (PaperRef("nesvm", "Table I", "set 6", 11220, 123, 2, "train+test", 21341),)),
-        ("a7a", 16100, 16461, "a9a", (PaperRef("gs-svm", "Table 1", "Adult-7", 16100, 123),)),
-        ("w1a", 2477, 47272, "w8a", (PaperRef("gs-svm", "Table 1", "Web-1", 2477, 300),)),
-        ("w4a", 7366, 42383, "w8a", (PaperRef("gs-svm", "Table 1", "Web-4", 7366, 300),)),
-        ("w7a", 24692, 25057, "w8a", (PaperRef("gs-svm", "Table 1", "Web-7", 24692, 300),))):
+        ("a7a", 16100, 16461, "a9a", (PaperRef("gs_svm", "Table 1", "Adult-7", 16100, 123),)),
+        ("w1a", 2477, 47272, "w8a", (PaperRef("gs_svm", "Table 1", "Web-1", 2477, 300),)),
+        ("w4a", 7366, 42383, "w8a", (PaperRef("gs_svm", "Table 1", "Web-4", 7366, 300),)),
+        ("w7a", 24692, 25057, "w8a", (PaperRef("gs_svm", "Table 1", "Web-7", 24692, 300),))):
     _d = 123 if _pool == "a9a" else 300
     _add(name=_n, title=f"{'Adult' if _d == 123 else 'Web'} {_n} (LIBSVM)", papers=_refs,
          format="libsvm",
@@ -333,7 +338,7 @@ _add(name="heart_scale", title="Statlog heart, scaled to [-1,1] (LIBSVM distribu
      source_note="shipped with LIBSVM", note="used by tests; not in the papers")
 
 _add(name="heart", title="Statlog heart", format="libsvm",
-     papers=(PaperRef("gs-svm", "Table 2", "Heart", 270, 13, 2),
+     papers=(PaperRef("gs_svm", "Table 2", "Heart", 270, 13, 2),
              PaperRef("ldm", "Table 1", "heart", 270, 9,
                       note="LDM states 9 features; Statlog heart has 13 and no public "
                            "version with 9 is known: we keep 13")),
@@ -450,7 +455,7 @@ _add(name="rcv1-ccat", title="RCV1-v2, category CCAT vs rest (Pegasos)", format=
 # --- UCI sets of GS-SVM Table 2
 _add(name="austra", title="Credit approval (UCI crx), all 690 rows", format="uci",
      papers=(PaperRef("ldm", "Table 1", "austra", 690, 15),
-             PaperRef("gs-svm", "Table 2", "Australian", 690, 15, 2,
+             PaperRef("gs_svm", "Table 2", "Australian", 690, 15, 2,
                       note="15 dims = crx.data's 15 attributes (Statlog australian has 14, "
                            "see 'australian')")),
      splits=(("train", (mirror_file("uci/crx.data", UCI + "credit-screening/crx.data"),)),),
@@ -492,7 +497,7 @@ _add(name="ldm-australian", title="Statlog Australian credit, one-hot", format="
      source_note="UCI Statlog australian.dat")
 
 _add(name="german", title="Statlog German credit (UCI german.data)", format="uci",
-     papers=(PaperRef("gs-svm", "Table 2", "German", 1000, 20, 2),),
+     papers=(PaperRef("gs_svm", "Table 2", "German", 1000, 20, 2),),
      splits=(("train", (mirror_file("uci/german.data", UCI + "statlog/german/german.data"),)),),
      tabular=Tabular(reader="ws"),
      expected=(("train", Expect(1000, 20, _c(**{"1": 700, "2": 300}))),),
@@ -510,21 +515,21 @@ _add(name="ldm-german", title="Statlog German credit, one-hot", format="uci",
      source_note="UCI german.data")
 
 _add(name="glass", title="Glass identification (UCI)", format="uci",
-     papers=(PaperRef("gs-svm", "Table 2", "Glass", 214, 9, 6),),
+     papers=(PaperRef("gs_svm", "Table 2", "Glass", 214, 9, 6),),
      splits=(("train", (mirror_file("uci/glass.data", UCI + "glass/glass.data"),)),),
      tabular=Tabular(drop=(0,)),
      expected=(("train", Expect(214, 9, _c(**{"1": 70, "2": 76, "3": 17, "5": 13, "6": 9, "7": 29}))),),
      preprocessing="Id column dropped", source_note="UCI original; mlbench Glass identical")
 
 _add(name="ionosphere", title="Ionosphere (UCI)", format="uci",
-     papers=(PaperRef("gs-svm", "Table 2", "Ionosphere", 351, 34, 2),),
+     papers=(PaperRef("gs_svm", "Table 2", "Ionosphere", 351, 34, 2),),
      splits=(("train", (mirror_file("uci/ionosphere.data", UCI + "ionosphere/ionosphere.data"),)),),
      tabular=Tabular(), expected=(("train", Expect(351, 34, _c(b=126, g=225))),),
      preprocessing="none (attribute 2 is constant 0; kept, the paper counts 34)",
      source_note="UCI content (final newline missing); mlbench and Weka identical")
 
 _add(name="iris", title="Iris (UCI)", format="uci",
-     papers=(PaperRef("gs-svm", "Table 2", "Iris", 150, 4, 3),),
+     papers=(PaperRef("gs_svm", "Table 2", "Iris", 150, 4, 3),),
      splits=(("train", (mirror_file("uci/iris.data", UCI + "iris/iris.data"),)),),
      tabular=Tabular(),
      expected=(("train", Expect(150, 4, _c(**{"Iris-setosa": 50, "Iris-versicolor": 50,
@@ -532,7 +537,7 @@ _add(name="iris", title="Iris (UCI)", format="uci",
      source_note="UCI original")
 
 _add(name="liver", title="BUPA liver disorders (UCI bupa.data)", format="uci",
-     papers=(PaperRef("gs-svm", "Table 2", "Liver", 345, 6, 2),),
+     papers=(PaperRef("gs_svm", "Table 2", "Liver", 345, 6, 2),),
      splits=(("train", (mirror_file("uci/bupa.data", UCI + "liver-disorders/bupa.data"),)),),
      tabular=Tabular(), expected=(("train", Expect(345, 6, _c(**{"1": 145, "2": 200}))),),
      preprocessing="the 7th column (the 'selector' 1/2) is the class, as in the SVM literature",
@@ -540,7 +545,7 @@ _add(name="liver", title="BUPA liver disorders (UCI bupa.data)", format="uci",
 
 _add(name="page-blocks", title="Page blocks classification (UCI)", format="uci",
      aliases=("page",),
-     papers=(PaperRef("gs-svm", "Table 2", "Page", 5473, 10, 4,
+     papers=(PaperRef("gs_svm", "Table 2", "Page", 5473, 10, 4,
                       note="the paper says 4 classes; page-blocks has 5 (4913/329/28/88/115)"),),
      splits=(("train", (mirror_file("uci/page-blocks.data", None, derive=(
          mirror_file("uci/page-blocks.data.Z", UCI + "page-blocks/page-blocks.data.Z"), "unlzw")),)),),
@@ -550,7 +555,7 @@ _add(name="page-blocks", title="Page blocks classification (UCI)", format="uci",
                   "uncompressed file is checked too"))
 
 _add(name="diabetes", title="Pima Indians diabetes (UCI)", format="uci", aliases=("pima",),
-     papers=(PaperRef("gs-svm", "Table 2", "Diabetes", 768, 8, 2),),
+     papers=(PaperRef("gs_svm", "Table 2", "Diabetes", 768, 8, 2),),
      splits=(("train", (mirror_file("uci/pima-indians-diabetes.data",
                                     UCI + "pima-indians-diabetes/pima-indians-diabetes.data"),)),),
      tabular=Tabular(), expected=(("train", Expect(768, 8, _c(**{"0": 500, "1": 268}))),),
@@ -558,7 +563,7 @@ _add(name="diabetes", title="Pima Indians diabetes (UCI)", format="uci", aliases
      source_note="UCI content (withdrawn from UCI); mlbench and Weka identical")
 
 _add(name="segment", title="Image segmentation (Statlog segment, 2,310 rows)", format="arff",
-     papers=(PaperRef("gs-svm", "Table 2", "Segment", 2310, 18, 7),),
+     papers=(PaperRef("gs_svm", "Table 2", "Segment", 2310, 18, 7),),
      splits=(("train", (mirror_file("pkg/weka/segment-challenge.arff"),
                         mirror_file("pkg/weka/segment-test.arff"))),),
      tabular=Tabular(reader="arff", drop_constant=True),
@@ -581,7 +586,7 @@ _SPLICE_TABULAR = Tabular(reader="keel", na=("D", "N", "R", "S"), missing="drop"
 _SPLICE_CLASSES = _c(EI=762, IE=765, N=1648)
 
 _add(name="splice", title="Splice-junction gene sequences (UCI, 3 classes)", format="keel",
-     papers=(PaperRef("gs-svm", "Table 2", "Splice", 3175, 60, 3),),
+     papers=(PaperRef("gs_svm", "Table 2", "Splice", 3175, 60, 3),),
      splits=_SPLICE_SPLITS, tabular=_SPLICE_TABULAR,
      expected=(("train", Expect(3175, 60, _SPLICE_CLASSES)),),
      preprocessing=("15 rows with ambiguous nucleotides (D, N, R, S) dropped: 3190 -> 3175 as "
@@ -591,7 +596,7 @@ _add(name="splice", title="Splice-junction gene sequences (UCI, 3 classes)", for
 
 _add(name="splice-onehot", title="Splice-junction gene sequences, one-hot bases (UCI, 3 classes)",
      format="keel",
-     papers=(PaperRef("gs-svm", "Table 2 (variant)", "Splice-onehot", 3175, 60, 3,
+     papers=(PaperRef("gs_svm", "Table 2 (variant)", "Splice-onehot", 3175, 60, 3,
                       note="the paper's Splice row with each base coded as 4 indicators "
                            "(240 dims, not the paper's Dim 60): the coding its accuracy "
                            "needs; the 60-dim ordinal coding is the 'Splice' row"),),
@@ -602,7 +607,7 @@ _add(name="splice-onehot", title="Splice-junction gene sequences, one-hot bases 
      source_note="the file of 'splice'")
 
 _add(name="vowel", title="Deterding vowel recognition (UCI vowel-context)", format="keel",
-     papers=(PaperRef("gs-svm", "Table 2", "Vowel", 528, 10, 11,
+     papers=(PaperRef("gs_svm", "Table 2", "Vowel", 528, 10, 11,
                       note="the 528-row training part (train/test flag 0)"),),
      splits=(("train", (mirror_file("pkg/keel/vowel.dat"),)),
              ("test", (mirror_file("pkg/keel/vowel.dat"),))),
@@ -615,7 +620,7 @@ _add(name="vowel", title="Deterding vowel recognition (UCI vowel-context)", form
                   "feature column (it keeps sex and 9 features), so it is not used"))
 
 _add(name="wdbc", title="Wisconsin diagnostic breast cancer (UCI)", format="uci",
-     papers=(PaperRef("gs-svm", "Table 2", "WDBC", 569, 30, 2),
+     papers=(PaperRef("gs_svm", "Table 2", "WDBC", 569, 30, 2),
              PaperRef("ldm", "Table 1", "wdbc", 569, 14,
                       note="LDM states 14 features; WDBC has 30 (10 measurements x mean, "
                            "se, worst); no 14-dim version is known: we keep 30")),
@@ -626,14 +631,14 @@ _add(name="wdbc", title="Wisconsin diagnostic breast cancer (UCI)", format="uci"
      source_note="UCI wdbc.data (added header removed); scikit-learn's copy identical")
 
 _add(name="wine", title="Wine (UCI)", format="uci",
-     papers=(PaperRef("gs-svm", "Table 2", "Wine", 178, 13, 3),),
+     papers=(PaperRef("gs_svm", "Table 2", "Wine", 178, 13, 3),),
      splits=(("train", (mirror_file("uci/wine.data", UCI + "wine/wine.data"),)),),
      tabular=Tabular(label=0),
      expected=(("train", Expect(178, 13, _c(**{"1": 59, "2": 71, "3": 48}))),),
      preprocessing="class is the first column", source_note="UCI original")
 
 _add(name="zoo", title="Zoo (UCI, via mlbench)", format="rcsv",
-     papers=(PaperRef("gs-svm", "Table 2", "Zoo", 101, 10, 7,
+     papers=(PaperRef("gs_svm", "Table 2", "Zoo", 101, 10, 7,
                       note="the paper says Dim 10; Zoo has 16 attributes (animal name "
                            "excluded) and no 10-dim version is known: we keep 16"),),
      splits=(("train", (mirror_file("pkg/mlbench/Zoo.csv"),)),),
@@ -818,5 +823,5 @@ def get_spec(name: str) -> DatasetSpec:
 
 def paper_datasets(paper: str) -> dict[str, str]:
     """The paper's dataset names -> registry names, in registry order."""
-    paper = paper.lower().replace("_", "-")  # published/ CSVs write gs_svm
+    check_paper(paper)
     return {r.name: s.name for s in _SPECS for r in s.papers if r.paper == paper}

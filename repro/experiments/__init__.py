@@ -1,3 +1,157 @@
-"""One module per paper experiment. Each returns records (pandas DataFrames,
-one row per fit) and turns records into the cells of the paper's tables; file
-I/O is left to the workflow scripts."""
+"""The experiment layer shared by the five papers, and one module per paper.
+
+Shared machinery (a paper module uses it and never copies it):
+
+* :mod:`.splits`: stratified k folds and repeated random partitions, seeded;
+* :mod:`.selection`: nested cross-validation around a paper's grid-scoring hook;
+* :mod:`.stats`: paired t-tests and win/tie/loss counts;
+* :mod:`.timing`: the interleaved best-of-N harness, threads pinned;
+* :mod:`.records`: record schemas, atomic writes, validated reads, resume;
+* :mod:`.report`: runs cut short or left out, and the page around a table;
+* :func:`repro.tables.compare`: published vs reproduced with the verdicts.
+
+A paper module ``repro.experiments.<paper id>`` (ids in :mod:`repro.papers`)
+holds its grids, methods, constants and hooks, and declares its tables in
+``TABLES``: table id -> :class:`TableSpec`. The workflow's generic scripts
+(``workflow/scripts/record.py`` and ``table.py``) reach a paper only through
+:func:`run_job` and :func:`write_table`, so adding a paper adds no script.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Callable
+
+import pandas as pd
+
+from ..papers import PAPERS, check_paper
+from .records import JobFiles, RecordSchema, read_all, write_records
+
+
+@dataclass(frozen=True)
+class TableRun:
+    """What a table step knows about the run that made its records."""
+    profile: str
+    protocol: object
+    skipped: tuple = ()        # datasets left out by config (skip_datasets)
+    partial: tuple = ()        # datasets built from the splits run so far (partial_datasets)
+    note: str = ""             # the workflow's note (e.g. which sets were skipped)
+
+
+@dataclass
+class TableOutput:
+    """A built table: the CSV frame (the comparison, or the records of a
+    table with nothing published to compare) and the Markdown page."""
+    csv: pd.DataFrame
+    markdown: str
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """One table of a paper: how its jobs are named and run, what their
+    records hold, and how the table is built from them.
+
+    ``jobs(protocol)`` yields the template fields of every job of a profile;
+    ``run(protocol, **fields)`` returns one job's records (fields parsed by
+    the schema); ``build(records, table_run)`` returns a :class:`TableOutput`.
+    """
+    id: str                 # published table id and output file stem, e.g. "gs_svm_table2"
+    paper: str
+    schema: RecordSchema
+    job_files: JobFiles
+    jobs: Callable
+    run: Callable
+    build: Callable
+    per_split: bool = field(default=False)   # records committed per split: resumable, partial runs
+
+    @property
+    def name(self) -> str:
+        """The part after the paper id (``table2``): the results sub-folder."""
+        return self.id[len(self.paper) + 1:]
+
+    def folder(self, results) -> str:
+        """The folder of this table's job files under a profile's results folder."""
+        return f"{results}/{self.paper}/{self.name}"
+
+    def job_paths(self, results, protocol, exclude=(), existing_only=()) -> list:
+        """Every job file of a profile, without those of datasets in ``exclude``;
+        for datasets in ``existing_only`` (a run still in progress, built from
+        the splits it has: config ``partial_datasets``) only the files on disk."""
+        paths = []
+        for fields in self.jobs(protocol):
+            dataset = fields.get("dataset")
+            path = self.job_files.path(self.folder(results), **fields)
+            if dataset in exclude or (dataset in existing_only and not path.exists()):
+                continue
+            paths.append(str(path))
+        return paths
+
+
+def paper_module(paper: str):
+    """The experiment module of a paper (ValueError if it has none yet)."""
+    check_paper(paper)
+    try:
+        return importlib.import_module(f"{__name__}.{paper}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.{paper}":
+            raise
+        raise ValueError(f"paper {paper!r} has no experiments yet (repro/experiments/{paper}.py)") from None
+
+
+def table_spec(table_id: str) -> TableSpec:
+    """The :class:`TableSpec` of a table id such as ``"gs_svm_table2"``."""
+    paper = next((p for p in PAPERS if table_id.startswith(p + "_")), None)
+    if paper is None:
+        raise ValueError(f"table id {table_id!r} does not start with a paper id ({', '.join(PAPERS)})")
+    tables = paper_module(paper).TABLES
+    if table_id not in tables:
+        raise ValueError(f"unknown table {table_id!r}; {paper} has {', '.join(tables)}")
+    return tables[table_id]
+
+
+def run_job(table_id: str, profile: str, fields: dict) -> pd.DataFrame:
+    """The records of one job, checked against the table's schema; ``fields``
+    are the job's template fields as strings (a workflow job's wildcards)."""
+    spec = table_spec(table_id)
+    protocol = paper_module(spec.paper).PROTOCOLS[profile]
+    records = spec.run(protocol, **_parse_fields(spec, fields))
+    return spec.schema.check(records, f"{table_id} job {fields}")
+
+
+def _parse_fields(spec: TableSpec, fields: dict) -> dict:
+    """Template fields (strings) -> values of their record columns' kinds;
+    ``none`` for a float field means no value (e.g. GS-SVM has no C)."""
+    parsed = {}
+    for name, text in fields.items():
+        kind = spec.schema.columns.get(spec.job_files.keys.get(name), "str")
+        if kind == "int":
+            parsed[name] = int(text)
+        elif kind == "float":
+            parsed[name] = None if text == "none" else float(text)
+        else:
+            parsed[name] = text
+    return parsed
+
+
+def write_job(table_id: str, profile: str, fields: dict, output) -> None:
+    """The workflow's record step: run one job and write its records atomically."""
+    write_records(output, run_job(table_id, profile, fields), table_spec(table_id).schema)
+
+
+def build_table(table_id: str, records: pd.DataFrame, table_run: TableRun) -> TableOutput:
+    return table_spec(table_id).build(records, table_run)
+
+
+def write_table(table_id: str, inputs, outputs, table_run: TableRun) -> None:
+    """The workflow's table step: read (and check) the job files, build the
+    table, write the records (if asked), the CSV and the Markdown atomically."""
+    from .._io import write_text_atomic
+    from .report import banner
+
+    spec = table_spec(table_id)
+    records = read_all(inputs, spec.schema)
+    out = build_table(table_id, records, table_run)
+    if hasattr(outputs, "records"):
+        write_records(outputs.records, records, spec.schema)
+    write_text_atomic(outputs.csv, out.csv.to_csv(index=False))
+    write_text_atomic(outputs.md, banner(table_run) + out.markdown)

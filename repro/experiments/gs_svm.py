@@ -16,9 +16,10 @@ Choices the paper leaves open, made here:
   training part of each fit only: the scaler sits in a Pipeline, so inner folds
   are scaled on inner training parts and the final model on the outer training
   part;
-* folds: stratified, shuffled with a fixed seed (outer seed 0, inner seed 1);
-* ties in the inner CV: the first best grid point in scikit-learn's
-  ParameterGrid order (GridSearchCV's rule): for SVMs the smallest C, then the
+* folds: stratified, shuffled with a fixed seed (outer seed ``OUTER_SEED`` = 0,
+  inner seed ``INNER_SEED`` = 1; repro.experiments.splits);
+* ties in the inner CV: the first best grid point (repro.experiments.selection)
+  in scikit-learn's ParameterGrid order: for SVMs the smallest C, then the
   smallest theta;
 * the soft-margin SVM is our SMO (Modification 2) in its kernel-cache mode, with
   a bias, tolerance 1e-3; HM-SVM is HardMarginSVM (SMO with C = 1e6, see its
@@ -31,10 +32,10 @@ Choices the paper leaves open, made here:
 
 The protocol is thousands of fits per dataset (17 thetas x 12 Cs x 10 inner
 folds x 10 outer folds for SVMs). It is made affordable without changing it:
-per inner split the features are scaled on its training part and the squared
-distances computed once; every theta's kernel exp(-theta D) is then given to
-the solvers as a precomputed Gram matrix, shared by all 12 Cs, and SVMs walk C
-upwards with warm starts. ``tests/test_precomputed_and_warm_start.py`` checks
+the grid-scoring hook (:class:`ScoreGrid`) scales the features on the training
+part of each split and computes the squared distances once; every theta's
+kernel exp(-theta D) is then given to the solvers as a precomputed Gram
+matrix, shared by all 12 Cs, and SVMs walk C upwards with warm starts. ``tests/test_precomputed_and_warm_start.py`` checks
 that this selects what GridSearchCV over Pipeline(RangeScaler, estimator)
 selects.
 """
@@ -47,13 +48,17 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from scipy import stats
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.model_selection import StratifiedKFold
+from sklearn.model_selection import ParameterGrid
 
 from .. import datasets
 from ..datasets.preprocess import RangeScaler
 from ..solvers import GSSVM, SMO, HardMarginSVM
+from . import TableSpec
+from .records import JobFiles, RecordSchema
+from .selection import Selection, select_and_test
+from .splits import stratified_kfold
+from .timing import interleaved_best_of, machine_record
 
 PAPER = "gs_svm"
 GAMMA_TABLE1 = 0.05
@@ -69,6 +74,7 @@ TABLE2_VARIANTS = {"Splice-onehot": "Splice"}
 TABLE1_METHODS = {"GS-SVMs": None, "SMO-1": 1, "SMO-2": 2}
 TABLE1_C_GRID = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
 HM_MAX_ITER = 1_000_000
+OUTER_SEED, INNER_SEED = 0, 1  # Table 2's outer and inner fold seeds
 
 
 @dataclass(frozen=True)
@@ -120,19 +126,23 @@ def our_name(paper_name: str) -> str:
     return datasets.paper_datasets(PAPER)[paper_name]
 
 
+def _dataset_record(paper_name: str, info) -> dict:
+    return {"paper_dataset": paper_name, "dataset": info.name, "standin": bool(info.standin)}
+
+
 # ------------------------------------------------------------------ Table 1
 def table1_jobs(protocol: Protocol):
-    """(paper dataset, method, C) triples: one record each."""
+    """The job fields of Table 1: one fit per (paper dataset, method, C)."""
     for name in protocol.table1_datasets:
-        yield name, "GS-SVMs", None
+        yield {"dataset": name, "method": "GS-SVMs", "C": None}
         for method in ("SMO-1", "SMO-2"):
             for C in protocol.table1_c_grid:
-                yield name, method, C
+                yield {"dataset": name, "method": method, "C": C}
 
 
-def run_kernel_count(paper_name: str, method: str, C: float | None) -> pd.DataFrame:
+def run_kernel_count(protocol: Protocol, dataset: str, method: str, C: float | None) -> pd.DataFrame:
     """One fit in the setting of Table 1: count mode (no kernel cache), theta = 0.05."""
-    X, y, info = datasets.load(our_name(paper_name), return_info=True)
+    X, y, info = datasets.load(our_name(dataset), return_info=True)
     if method == "GS-SVMs":
         model = GSSVM(kernel="rbf", gamma=GAMMA_TABLE1)
     else:
@@ -142,11 +152,10 @@ def run_kernel_count(paper_name: str, method: str, C: float | None) -> pd.DataFr
     model.fit(X, y)
     seconds = time.perf_counter() - start
     record = {
-        "paper_dataset": paper_name, "dataset": info.name, "standin": info.standin,
-        "n_train": X.shape[0], "n_features": X.shape[1], "method": method,
-        "C": np.nan if C is None else C, "gamma": GAMMA_TABLE1,
+        **_dataset_record(dataset, info), "n_train": X.shape[0], "n_features": X.shape[1],
+        "method": method, "C": np.nan if C is None else C, "gamma": GAMMA_TABLE1,
         "n_kernel_evals": model.n_kernel_evals_, "n_iter": int(np.sum(model.n_iter_)),
-        "n_support": int(np.sum(model.n_support_)), "fit_seconds": seconds,
+        "n_support": int(np.sum(model.n_support_)), "fit_seconds": seconds, "test_accuracy": np.nan,
     }
     if "test" in datasets.get_spec(info.name).split_names():
         Xt, yt = datasets.load(info.name, split="test")
@@ -182,11 +191,8 @@ def table1_ratios(records: pd.DataFrame) -> pd.DataFrame:
 def table2_grids(protocol: Protocol):
     """method -> the list of parameter dicts its inner CV compares, in
     scikit-learn's ParameterGrid order (keys sorted, the last key fastest: for
-    SVMs C is the outer loop and theta the inner one). Ties in the inner CV go
-    to the first best point of this list, GridSearchCV's rule: the smallest C,
-    then the smallest theta."""
-    from sklearn.model_selection import ParameterGrid
-
+    SVMs C is the outer loop and theta the inner one), so that the layer's tie
+    rule (the first best point) picks the smallest C, then the smallest theta."""
     thetas = [2.0 ** k for k in protocol.log2_theta]
     return {
         "GS-SVMs": list(ParameterGrid({"gamma": thetas})),
@@ -195,83 +201,71 @@ def table2_grids(protocol: Protocol):
     }
 
 
-def _scaled_sqdists(X_fit, X_other):
+def scaled_sqdists(X_fit, X_other):
     """Scale to [-1, 1] on ``X_fit`` (the protocol's scaling), then the squared
-    distances fit x fit and other x fit, formed as the RBF kernel of
-    pyx/_kernel.pxd forms them (||x||^2 + ||z||^2 - 2 x.z from our dot products,
-    clamped at 0), so exp(-theta D) is the kernel the solvers would compute."""
-    from .._kernels.kernels import kernel_matrix
-    from ..solvers._validation import as_rows_input, kernel_params
+    distances fit x fit and other x fit, formed as the solvers' RBF kernel forms
+    them, so exp(-theta D) is the kernel the solvers would compute."""
+    from ..kernels import squared_distances
 
     scaler = RangeScaler(feature_range=(-1.0, 1.0)).fit(X_fit)
-    A, B = as_rows_input(scaler.transform(X_fit)), as_rows_input(scaler.transform(X_other))
-    linear = kernel_params("linear", 1.0)
-    out = []
-    for R in (A, B):
-        dots, _ = kernel_matrix(R, A, *linear)
-        D = R[3][:, None] + A[3][None, :] - 2.0 * dots
-        np.maximum(D, 0.0, out=D)
-        out.append(D)
-    return out
+    A, B = scaler.transform(X_fit), scaler.transform(X_other)
+    return squared_distances(A), squared_distances(B, A)
 
 
-def _grid_accuracies(method, grid, D_fit, y_fit, D_val, y_val):
-    """Validation accuracy of every grid point, trained on one split.
+class ScoreGrid:
+    """Table 2's grid-scoring hook for one method (repro.experiments.selection):
+    the validation accuracy of every grid point, trained on one split.
 
     One kernel matrix exp(-theta D) per theta, shared by every C; SVMs walk C
     upwards with warm starts (the multipliers at one C are feasible for the
     next). Prediction reads K(X_val, X_fit) columns of the support vectors."""
-    acc = np.empty(len(grid))
-    thetas = sorted({params["gamma"] for params in grid})
-    for theta in thetas:
-        K, K_val = np.exp(-theta * D_fit), np.exp(-theta * D_val)
-        points = sorted((params.get("C", 0.0), g) for g, params in enumerate(grid)
-                        if params["gamma"] == theta)
-        if method == "GS-SVMs":
-            model = GSSVM(kernel="precomputed")
-        elif method == "HM-SVMs":
-            model = HardMarginSVM(kernel="precomputed", max_iter=HM_MAX_ITER)
-        else:
-            model = SMO(kernel="precomputed", modification=2, kernel_cache=True, warm_start=True)
-        for C, g in points:  # increasing C
-            if method == "SVMs":
-                model.set_params(C=C)
-            acc[g] = model.fit(K, y_fit).score(K_val, y_val)
-    return acc
+
+    def __init__(self, method: str):
+        self.method = method
+
+    def __call__(self, X_fit, y_fit, X_val, y_val, grid):
+        D_fit, D_val = scaled_sqdists(X_fit, X_val)
+        acc = np.empty(len(grid))
+        for theta in sorted({params["gamma"] for params in grid}):
+            K, K_val = np.exp(-theta * D_fit), np.exp(-theta * D_val)
+            points = sorted((params.get("C", 0.0), g) for g, params in enumerate(grid)
+                            if params["gamma"] == theta)
+            model = self._model()
+            for C, g in points:  # increasing C
+                if self.method == "SVMs":
+                    model.set_params(C=C)
+                acc[g] = model.fit(K, y_fit).score(K_val, y_val)
+        return acc
+
+    def _model(self):
+        if self.method == "GS-SVMs":
+            return GSSVM(kernel="precomputed")
+        if self.method == "HM-SVMs":
+            return HardMarginSVM(kernel="precomputed", max_iter=HM_MAX_ITER)
+        return SMO(kernel="precomputed", modification=2, kernel_cache=True, warm_start=True)
 
 
-def select_and_test(X, y, train, test, method: str, protocol: Protocol) -> dict:
-    """Table 2's protocol for one outer fold and one method: an inner
-    ``protocol.inner_folds``-fold CV on the training part picks the grid point
-    with the best mean validation accuracy (features scaled on each inner
-    training part), the model refitted on the whole training part (scaled on
-    it) is scored on the held-out part."""
-    grid = table2_grids(protocol)[method]
-    inner = StratifiedKFold(protocol.inner_folds, shuffle=True, random_state=1)
-    X_tr, y_tr = X[train], y[train]
-    scores = []
-    for fit, val in inner.split(X_tr, y_tr):
-        D_fit, D_val = _scaled_sqdists(X_tr[fit], X_tr[val])
-        scores.append(_grid_accuracies(method, grid, D_fit, y_tr[fit], D_val, y_tr[val]))
-    mean = np.mean(scores, axis=0)
-    best = int(np.argmax(mean))  # the first best point in grid order
-    D_tr, D_te = _scaled_sqdists(X_tr, X[test])
-    test_acc = _grid_accuracies(method, [grid[best]], D_tr, y_tr, D_te, y[test])[0]
-    return {"params": grid[best], "inner_cv_accuracy": float(mean[best]), "inner_scores": mean,
-            "test_accuracy": float(test_acc), "n_fits": len(grid) * protocol.inner_folds + 1}
+def outer_splits(y, protocol: Protocol):
+    return stratified_kfold(y, protocol.outer_folds, OUTER_SEED)
 
 
-def outer_folds(y, n_folds: int):
-    return list(StratifiedKFold(n_folds, shuffle=True, random_state=0).split(np.zeros(len(y)), y))
+def select_method(X, y, outer, method: str, protocol: Protocol) -> Selection:
+    """Table 2's protocol for one outer split and one method: the layer's
+    nested CV with this paper's grid and hook."""
+    return select_and_test(X, y, outer, table2_grids(protocol)[method], ScoreGrid(method),
+                           protocol.inner_folds, INNER_SEED)
 
 
-def run_cv_fold(paper_name: str, fold: int, protocol: Protocol, methods=None) -> pd.DataFrame:
+def _load_dense(paper_name):
+    X, y, info = datasets.load(our_name(paper_name), return_info=True)
+    return (X.toarray() if sp.issparse(X) else X), y, info  # the UCI sets are small and dense
+
+
+def run_cv_fold(protocol: Protocol, dataset: str, fold: int, methods=None) -> pd.DataFrame:
     """Outer fold ``fold`` of Table 2's protocol for every method (or those in
     ``methods``): one record per method."""
-    X, y, info = datasets.load(our_name(paper_name), return_info=True)
-    if sp.issparse(X):
-        X = X.toarray()  # the UCI sets are small and dense
-    train, test = outer_folds(y, protocol.outer_folds)[fold]
+    X, y, info = _load_dense(dataset)
+    outer = outer_splits(y, protocol)[fold]
     records = []
     for method in table2_grids(protocol):
         if methods and method not in methods:
@@ -279,30 +273,33 @@ def run_cv_fold(paper_name: str, fold: int, protocol: Protocol, methods=None) ->
         start = time.perf_counter()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ConvergenceWarning)
-            result = select_and_test(X, y, train, test, method, protocol)
+            chosen = select_method(X, y, outer, method, protocol)
         seconds = time.perf_counter() - start
         # one warning per binary (one-vs-one) problem stopped by HM_MAX_ITER
         unconverged = sum(issubclass(w.category, ConvergenceWarning) for w in caught)
-        best = result["params"]
         records.append({
-            "paper_dataset": paper_name, "dataset": info.name, "standin": info.standin,
-            "n_samples": X.shape[0], "n_features": X.shape[1], "n_classes": len(np.unique(y)),
-            "fold": fold, "method": method,
-            "log2_theta": np.log2(best["gamma"]), "log2_C": np.log2(best.get("C", np.nan)),
-            "inner_cv_accuracy": result["inner_cv_accuracy"],
-            "test_accuracy": result["test_accuracy"],
-            "n_fits": result["n_fits"],
-            "n_unconverged_problems": unconverged,
-            "seconds": seconds,
+            **_dataset_record(dataset, info), "n_samples": X.shape[0], "n_features": X.shape[1],
+            "n_classes": len(np.unique(y)), **outer.record(), "inner_folds": protocol.inner_folds,
+            "inner_seed": INNER_SEED, "method": method,
+            "log2_theta": np.log2(chosen.params["gamma"]), "log2_C": np.log2(chosen.params.get("C", np.nan)),
+            "inner_cv_accuracy": chosen.inner_score, "test_accuracy": chosen.test_score,
+            "n_fits": chosen.n_fits, "n_unconverged_problems": unconverged, "seconds": seconds,
         })
     return pd.DataFrame(records)
 
 
+def table2_jobs(protocol: Protocol):
+    for name in protocol.table2_datasets:
+        for fold in range(protocol.outer_folds):
+            yield {"dataset": name, "fold": fold}
+
+
 def table2_cells(records: pd.DataFrame) -> pd.DataFrame:
-    """Mean test accuracy (percent) over the outer folds, and the Mean row."""
+    """Mean test accuracy (percent) over the outer folds, and the Mean row
+    (only when every one of the paper's 15 sets is among the records)."""
     acc = (records.groupby(["paper_dataset", "method"], sort=False)
            .agg(value=("test_accuracy", "mean"), our_dataset=("dataset", "first"),
-                standin=("standin", "first"), folds=("fold", "nunique")).reset_index())
+                standin=("standin", "first"), folds=("split_index", "nunique")).reset_index())
     acc["value"] *= 100
     acc["metric"] = "accuracy_percent"
     acc["note"] = acc["folds"].map(lambda k: f"{k} outer folds")
@@ -316,29 +313,7 @@ def table2_cells(records: pd.DataFrame) -> pd.DataFrame:
     return pd.concat([acc.drop(columns="folds"), mean], ignore_index=True)
 
 
-def paired_ttests(records: pd.DataFrame, a: str = "GS-SVMs", b: str = "SVMs") -> pd.DataFrame:
-    """Two-tailed paired t-test of ``a`` vs ``b`` over the outer folds, per dataset
-    (the paper reports GS-SVM better on Glass and worse on Liver)."""
-    rows = []
-    for name, g in records.groupby("paper_dataset", sort=False):
-        wide = g.pivot(index="fold", columns="method", values="test_accuracy")[[a, b]].dropna()
-        diff = wide[a] - wide[b]
-        if len(wide) < 2:
-            t, p = np.nan, np.nan  # no test with fewer than two paired folds
-        elif np.allclose(diff, diff.iloc[0]):
-            # constant differences: zero variance; equal models are not significant
-            t, p = (np.nan, 1.0) if np.allclose(diff, 0) else (np.inf * np.sign(diff.iloc[0]), 0.0)
-        else:
-            t, p = stats.ttest_rel(wide[a], wide[b])
-        significant = bool(p < 0.05)  # False for NaN
-        rows.append({"dataset": name, "folds": len(wide), "mean_difference_percent": 100 * diff.mean(),
-                     "t": t, "p": p, "significant_5pct": significant,
-                     "direction": (f"{a} better" if diff.mean() > 0 else f"{a} worse") if significant else ""})
-    return pd.DataFrame(rows)
-
-
 # ------------------------------------------------------------------ speed
-
 def speed_split(name: str):
     """Training and test data for the speed benchmark: the published test file
     where we have one (a4a.t); otherwise (w8a, whose w8a.t is not in the mirror) a
@@ -356,14 +331,21 @@ def speed_split(name: str):
     return X, y, Xt, yt, "80/20 stratified split of the training file (seed 0)"
 
 
-def run_speed(name: str, repeat: int = 3, gamma: float = GAMMA_TABLE1) -> pd.DataFrame:
-    """Fit time (best of ``repeat``) and test accuracy of GS-SVM, our SMO in its
-    fast (kernel-cache) mode and LIBSVM (scikit-learn's SVC, C = 1, default 200 MB
-    cache), side by side in one process so that the ratios share the machine's state."""
-    import scipy.sparse as sp
+SPEED_BASELINE = "LIBSVM (SVC)"
+
+
+def speed_jobs(protocol: Protocol):
+    for name in protocol.speed_datasets:
+        yield {"dataset": name}
+
+
+def run_speed(protocol: Protocol, dataset: str, gamma: float = GAMMA_TABLE1) -> pd.DataFrame:
+    """Fit time (best of ``protocol.speed_repeat``, interleaved, one thread) and
+    test accuracy of GS-SVM, our SMO in its fast (kernel-cache) mode and LIBSVM
+    (scikit-learn's SVC, C = 1, default 200 MB cache), in one process."""
     from sklearn.svm import SVC
 
-    X, y, Xt, yt, test_note = speed_split(name)
+    X, y, Xt, yt, test_note = speed_split(dataset)
     if sp.issparse(X):  # LIBSVM's wrapper refuses 64-bit sparse indices
         X, Xt = (sp.csr_matrix(M) for M in (X, Xt))
         for M in (X, Xt):
@@ -372,27 +354,19 @@ def run_speed(name: str, repeat: int = 3, gamma: float = GAMMA_TABLE1) -> pd.Dat
         "GS-SVM": lambda: GSSVM(kernel="rbf", gamma=gamma),
         "SMO-1 (cache)": lambda: SMO(C=1.0, kernel="rbf", gamma=gamma, modification=1, kernel_cache=True),
         "SMO-2 (cache)": lambda: SMO(C=1.0, kernel="rbf", gamma=gamma, modification=2, kernel_cache=True),
-        "LIBSVM (SVC)": lambda: SVC(C=1.0, kernel="rbf", gamma=gamma, tol=1e-3),
+        SPEED_BASELINE: lambda: SVC(C=1.0, kernel="rbf", gamma=gamma, tol=1e-3),
     }
-    times = {m: [] for m in makers}
-    models = {}
-    for _ in range(repeat):
-        for method, make in makers.items():  # interleaved, so drifts hit every method alike
-            model = make()
-            start = time.perf_counter()
-            model.fit(X, y)
-            times[method].append(time.perf_counter() - start)
-            models[method] = model
-    base = min(times["LIBSVM (SVC)"])
+    threads = 1
+    timings = interleaved_best_of(makers, lambda model: model.fit(X, y), protocol.speed_repeat, threads)
+    base = timings[SPEED_BASELINE].best
+    machine = machine_record(threads)
     return pd.DataFrame([{
-        "dataset": name, "n_train": X.shape[0], "n_test": Xt.shape[0], "test_set": test_note,
-        "method": method, "gamma": gamma, "fit_seconds": min(times[method]),
-        "time_ratio_vs_libsvm": min(times[method]) / base,
-        "test_accuracy": models[method].score(Xt, yt),
-        "n_support": int(np.sum(models[method].n_support_)),
-        "n_kernel_evals": getattr(models[method], "n_kernel_evals_", np.nan),
-        "repeat": repeat,
-    } for method in makers])
+        "dataset": dataset, "n_train": X.shape[0], "n_test": Xt.shape[0], "test_set": test_note,
+        "method": method, "gamma": gamma, "fit_seconds": t.best, "time_ratio_vs_libsvm": t.best / base,
+        "test_accuracy": t.result.score(Xt, yt), "n_support": int(np.sum(t.result.n_support_)),
+        "n_kernel_evals": float(getattr(t.result, "n_kernel_evals_", np.nan)),
+        "repeat": protocol.speed_repeat, **machine,
+    } for method, t in timings.items()])
 
 
 # ------------------------------------------------------------------ cost of Table 2
@@ -403,24 +377,60 @@ def measure_inner_split(paper_name: str, protocol: Protocol, methods=None) -> pd
     refit per outer fold), so ``seconds * inner_folds * outer_folds`` extrapolates
     the cost of a dataset's full Table 2 run from a measured 1/100 of it.
     """
-    X, y, info = datasets.load(our_name(paper_name), return_info=True)
-    if sp.issparse(X):
-        X = X.toarray()
-    train, _ = outer_folds(y, protocol.outer_folds)[0]
-    inner = StratifiedKFold(protocol.inner_folds, shuffle=True, random_state=1)
-    fit, val = next(inner.split(X[train], y[train]))
-    X_tr, y_tr = X[train], y[train]
+    X, y, _ = _load_dense(paper_name)
+    outer = outer_splits(y, protocol)[0]
+    X_tr, y_tr = X[outer.train], y[outer.train]
+    inner = stratified_kfold(y_tr, protocol.inner_folds, INNER_SEED)[0]
     rows = []
     for method, grid in table2_grids(protocol).items():
         if methods and method not in methods:
             continue
         start = time.perf_counter()
-        D_fit, D_val = _scaled_sqdists(X_tr[fit], X_tr[val])
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            _grid_accuracies(method, grid, D_fit, y_tr[fit], D_val, y_tr[val])
+            ScoreGrid(method)(X_tr[inner.train], y_tr[inner.train], X_tr[inner.test], y_tr[inner.test], grid)
         seconds = time.perf_counter() - start
         rows.append({"paper_dataset": paper_name, "n_samples": X.shape[0], "method": method,
                      "grid_points": len(grid), "seconds_one_split": seconds,
                      "extrapolated_seconds": seconds * protocol.inner_folds * protocol.outer_folds})
     return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------------ the tables
+_DATASET = {"paper_dataset": "str", "dataset": "str", "standin": "bool"}
+TABLE1_SCHEMA = RecordSchema({
+    **_DATASET, "n_train": "int", "n_features": "int", "method": "str", "C": "float", "gamma": "float",
+    "n_kernel_evals": "int", "n_iter": "int", "n_support": "int", "fit_seconds": "float",
+    "test_accuracy": "float"})
+TABLE2_SCHEMA = RecordSchema({
+    **_DATASET, "n_samples": "int", "n_features": "int", "n_classes": "int",
+    "split_scheme": "str", "split_seed": "int", "split_index": "int", "inner_folds": "int",
+    "inner_seed": "int", "method": "str", "log2_theta": "float", "log2_C": "float",
+    "inner_cv_accuracy": "float", "test_accuracy": "float", "n_fits": "int",
+    "n_unconverged_problems": "int", "seconds": "float"})
+SPEED_SCHEMA = RecordSchema({
+    "dataset": "str", "n_train": "int", "n_test": "int", "test_set": "str", "method": "str",
+    "gamma": "float", "fit_seconds": "float", "time_ratio_vs_libsvm": "float", "test_accuracy": "float",
+    "n_support": "int", "n_kernel_evals": "float", "repeat": "int", "cpu_model": "str",
+    "cpu_count": "int", "threads": "int", "thread_pools": "str"})
+
+
+def _builder(name):
+    """A table builder of gs_svm_report, imported when the table is built
+    (that module reads this one's constants)."""
+    def build(records, table_run):
+        from . import gs_svm_report
+        return getattr(gs_svm_report, name)(records, table_run)
+    return build
+
+
+TABLES = {spec.id: spec for spec in (
+    TableSpec("gs_svm_table1", PAPER, TABLE1_SCHEMA,
+              JobFiles("{dataset}/{method}_C{C}.csv", {"dataset": "paper_dataset", "method": "method", "C": "C"}),
+              jobs=table1_jobs, run=run_kernel_count, build=_builder("table1")),
+    TableSpec("gs_svm_table2", PAPER, TABLE2_SCHEMA,
+              JobFiles("{dataset}/fold{fold}.csv", {"dataset": "paper_dataset", "fold": "split_index"}),
+              jobs=table2_jobs, run=run_cv_fold, build=_builder("table2"), per_split=True),
+    TableSpec("gs_svm_speed", PAPER, SPEED_SCHEMA, JobFiles("{dataset}.csv", {"dataset": "dataset"}),
+              jobs=speed_jobs, run=run_speed, build=_builder("speed")),
+)}

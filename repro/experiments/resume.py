@@ -1,59 +1,54 @@
 """Resume a long workflow run on another machine from its committed records.
 
-A per-fold table's records file in ``paper_tables/`` (today the GS-SVM paper's
-Table 2, ``gs_svm_table2_records.csv``) holds every per-job record the table
-was built from, one job per (dataset, fold). A run longer than one machine
-session (the GS-SVM paper's Page set alone is 10-12 CPU-hours) continues on a
-fresh checkout by writing those records back as the workflow's per-job files,
-so Snakemake plans only the jobs still missing:
+A per-split table's records file in ``paper_tables/`` (``<table id>_records.csv``,
+e.g. the GS-SVM paper's ``gs_svm_table2_records.csv``) holds every per-job
+record the table was built from, one job per (dataset, split). A run longer
+than one machine session (the GS-SVM paper's Page set alone is about 12
+CPU-hours) continues on a fresh checkout by writing those records back as the
+workflow's per-job files, so Snakemake plans only the jobs still missing:
 
     python -m repro.experiments.resume paper_tables/gs_svm_table2_records.csv \\
         results/full/gs_svm/table2
 
-Existing files are never overwritten (what this machine ran wins). Only records
-made by the same code may be mixed: the git history of the records file says
-which commit produced them.
+The records are checked against the table's schema first (a file cut short or
+malformed is refused with its line, and nothing is written). Existing files
+are never overwritten (what this machine ran wins). Only records made by the
+same code may be mixed: the git history of the records file says which
+commit produced them.
 """
 import argparse
 from pathlib import Path
 
-import pandas as pd
+from . import table_spec
+from .records import read_records
 
-from .._io import write_text_atomic
-
-#: The record columns that name a job, and the job's file under its table's
-#: folder; the workflow's per-fold rules use the same template (gs_svm.smk).
-JOB_KEYS = ("paper_dataset", "fold")
-FOLD_FILE = "{dataset}/fold{fold}.csv"
+SUFFIX = "_records"
 
 
-def job_path(into, paper_dataset: str, fold: int) -> Path:
-    return Path(into) / FOLD_FILE.format(dataset=paper_dataset, fold=int(fold))
+def spec_of(records_csv):
+    """The table spec a records file belongs to, from its name (``<table id>_records.csv``)."""
+    stem = Path(records_csv).stem
+    if not stem.endswith(SUFFIX):
+        raise ValueError(f"{records_csv}: not a table's records file (<table id>{SUFFIX}.csv)")
+    spec = table_spec(stem[: -len(SUFFIX)])
+    if not spec.per_split:
+        raise ValueError(f"{records_csv}: table {spec.id} has no per-split jobs to resume")
+    return spec
 
 
 def restore_jobs(records_csv, into) -> list:
-    """Write one file per (dataset, fold) of ``records_csv`` under ``into``,
-    as the job would have written it, unless that file exists. Returns the
-    paths written."""
-    records = pd.read_csv(records_csv)
-    missing = [k for k in JOB_KEYS if k not in records.columns]
-    if missing:
-        raise ValueError(f"{records_csv}: no column {missing}; not a per-fold records file")
-    written = []
-    for (name, fold), job in records.groupby(list(JOB_KEYS), sort=True):
-        path = job_path(into, name, fold)
-        if path.exists():
-            continue
-        write_text_atomic(path, job.to_csv(index=False))
-        written.append(path)
-    return written
+    """Write one file per job of ``records_csv`` under ``into``, as the job would
+    have written it, unless that file exists. Returns the paths written."""
+    spec = spec_of(records_csv)
+    records = read_records(records_csv, spec.schema)
+    return spec.job_files.restore(records, into, spec.schema)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m repro.experiments.resume",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("records", help="a per-fold records CSV from paper_tables/")
-    parser.add_argument("into", help="the workflow's folder of per-fold files, "
+    parser.add_argument("records", help="a per-split table's records CSV from paper_tables/")
+    parser.add_argument("into", help="the workflow's folder of per-job files, "
                                      "e.g. results/full/gs_svm/table2")
     args = parser.parse_args(argv)
     written = restore_jobs(args.records, args.into)

@@ -21,30 +21,31 @@ SKIP = list(config.get("skip_datasets") or [])
 PARTIAL = list(config.get("partial_datasets") or [])
 
 
-def skipped_note(names):
-    """The line a table prints when this run left some of its datasets out."""
-    left_out = [n for n in names if n in SKIP]
-    if not left_out:
+def skipped_note(skipped):
+    """The line a table prints when this run left some datasets out."""
+    if not skipped:
         return ""
-    return (f"Not run in this workflow run (config skip_datasets): {', '.join(left_out)}; "
-            "their cells read 'not run'.")
+    return (f"Not run in this workflow run (config skip_datasets): {', '.join(skipped)}; "
+            "their cells read 'not run (skipped by config)'.")
 
 
-def partial_note(names):
+def partial_note(partial):
     """The line a table prints when some of its datasets are built from the
-    folds run so far (config partial_datasets)."""
-    partial = [n for n in names if n in PARTIAL and n not in SKIP]
+    splits run so far (config partial_datasets)."""
+    partial = [n for n in partial if n not in SKIP]
     if not partial:
         return ""
-    return (f"Built from the outer folds run so far (config partial_datasets): "
-            f"{', '.join(partial)}; a set with fewer folds than the protocol's is shown "
+    return (f"Built from the splits run so far (config partial_datasets): "
+            f"{', '.join(partial)}; a set with fewer splits than the protocol's is shown "
             "apart and not compared.")
 
 
-def existing_or_all(paths, partial):
-    """``paths`` (one job's output each), or only those already on disk when
-    ``partial``: a table can then be built from a run still in progress."""
-    return [p for p in paths if os.path.exists(p)] if partial else list(paths)
+def table_params(spec):
+    """What the generic table script (scripts/table.py) needs to know about this
+    run, for the table of a repro.experiments.TableSpec."""
+    return dict(table=spec.id, profile=PROFILE, skipped=SKIP, partial=PARTIAL,
+                note=" ".join(filter(None, [skipped_note(SKIP), partial_note(PARTIAL)])))
+
 
 import repro.datasets as rd
 

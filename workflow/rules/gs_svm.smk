@@ -1,60 +1,50 @@
-# GS-SVM paper (gs_svm.txt): Table 1 (kernel evaluations) and Table 2 (10-fold CV
-# accuracy). One job per (dataset, method, C) for Table 1 and per (dataset, outer
-# fold) for Table 2, so --cores N and a cluster get parallel work.
+# GS-SVM paper (gs_svm.txt): Table 1 (kernel evaluations), Table 2 (10-fold CV
+# accuracy) and the speed table. One job per (dataset, method, C) for Table 1, per
+# (dataset, outer fold) for Table 2 and per dataset for the speed table, so
+# --cores N and a cluster get parallel work. Jobs and tables run through the
+# generic scripts (record.py, table.py): paths, records and tables come from the
+# TableSpecs of repro.experiments.gs_svm.
 from repro.experiments import gs_svm as GS
-from repro.experiments.resume import FOLD_FILE, job_path
 
 GS_PROTOCOL = GS.PROTOCOLS[PROFILE]
-# Table 2's per-fold files: FOLD_FILE ({dataset}/fold{fold}.csv) under this folder,
-# the layout repro.experiments.resume writes committed records back into.
-GS_T2_DIR = f"{RESULTS}/gs_svm/table2"
-GS_T1 = [
-    f"{RESULTS}/gs_svm/table1/{d}/{m}_C{'none' if c is None else c}.csv"
-    for d, m, c in GS.table1_jobs(GS_PROTOCOL)
-    if d not in SKIP
-]
-GS_T2 = [
-    path
-    for d in GS_PROTOCOL.table2_datasets
-    if d not in SKIP
-    for path in existing_or_all(
-        [str(job_path(GS_T2_DIR, d, k)) for k in range(GS_PROTOCOL.outer_folds)],
-        partial=d in PARTIAL,
-    )
-]
+GS_T1, GS_T2, GS_SPEED = (GS.TABLES[t] for t in ("gs_svm_table1", "gs_svm_table2", "gs_svm_speed"))
 
 
 rule gs_svm_table1_record:
     output:
-        f"{RESULTS}/gs_svm/table1/{{dataset}}/{{method}}_C{{C}}.csv",
+        f"{GS_T1.folder(RESULTS)}/{GS_T1.job_files.template}",
     log:
         log_path(PROFILE, "gs_svm", "table1", "{dataset}", "{method}_C{C}.log"),
+    params:
+        table=GS_T1.id,
+        profile=PROFILE,
     conda:
         REPRO_ENV
     script:
-        "../scripts/gs_svm_table1_record.py"
+        "../scripts/record.py"
 
 
 rule gs_svm_table2_fold:
     output:
-        f"{GS_T2_DIR}/{FOLD_FILE}",
+        f"{GS_T2.folder(RESULTS)}/{GS_T2.job_files.template}",
     log:
         log_path(PROFILE, "gs_svm", "table2", "{dataset}", "fold{fold}.log"),
     params:
-        protocol=PROFILE,
+        table=GS_T2.id,
+        profile=PROFILE,
     wildcard_constraints:
         fold=r"\d+",
     conda:
         REPRO_ENV
     script:
-        "../scripts/gs_svm_table2_fold.py"
+        "../scripts/record.py"
 
 
 # One table per rule: each is rebuilt from its own records only, so a new run of
 # Table 2 does not wait on (or recompute) Table 1's hours of SMO counts.
 rule gs_svm_table1:
     input:
-        GS_T1,
+        GS_T1.job_paths(RESULTS, GS_PROTOCOL, exclude=SKIP),
     output:
         csv=f"{TABLES}/gs_svm_table1.csv",
         md=f"{TABLES}/gs_svm_table1.md",
@@ -62,18 +52,16 @@ rule gs_svm_table1:
     log:
         log_path(PROFILE, "gs_svm", "table1.log"),
     params:
-        table=1,
-        protocol=PROFILE,
-        note=skipped_note(GS_PROTOCOL.table1_datasets),
+        **table_params(GS_T1),
     conda:
         REPRO_ENV
     script:
-        "../scripts/gs_svm_table.py"
+        "../scripts/table.py"
 
 
 rule gs_svm_table2:
     input:
-        GS_T2,
+        GS_T2.job_paths(RESULTS, GS_PROTOCOL, exclude=SKIP, existing_only=PARTIAL),
     output:
         csv=f"{TABLES}/gs_svm_table2.csv",
         md=f"{TABLES}/gs_svm_table2.md",
@@ -81,14 +69,11 @@ rule gs_svm_table2:
     log:
         log_path(PROFILE, "gs_svm", "table2.log"),
     params:
-        table=2,
-        protocol=PROFILE,
-        note=" ".join(filter(None, [skipped_note(GS_PROTOCOL.table2_datasets),
-                                    partial_note(GS_PROTOCOL.table2_datasets)])),
+        **table_params(GS_T2),
     conda:
         REPRO_ENV
     script:
-        "../scripts/gs_svm_table.py"
+        "../scripts/table.py"
 
 
 # Timing jobs take every core (threads: workflow.cores) so that no other job
@@ -97,30 +82,33 @@ rule gs_svm_table2:
 # (`snakemake --unlock`) would fail on reading workflow.cores at parse time.
 rule gs_svm_speed_record:
     output:
-        f"{RESULTS}/gs_svm/speed/{{dataset}}.csv",
+        f"{GS_SPEED.folder(RESULTS)}/{GS_SPEED.job_files.template}",
     log:
         log_path(PROFILE, "gs_svm", "speed", "{dataset}.log"),
     params:
-        repeat=GS_PROTOCOL.speed_repeat,
+        table=GS_SPEED.id,
+        profile=PROFILE,
     threads: lambda wildcards: workflow.cores
     conda:
         REPRO_ENV
     script:
-        "../scripts/gs_svm_speed_record.py"
+        "../scripts/record.py"
 
 
 rule gs_svm_speed_table:
     input:
-        expand(f"{RESULTS}/gs_svm/speed/{{dataset}}.csv", dataset=GS_PROTOCOL.speed_datasets),
+        GS_SPEED.job_paths(RESULTS, GS_PROTOCOL),
     output:
         csv=f"{TABLES}/gs_svm_speed.csv",
         md=f"{TABLES}/gs_svm_speed.md",
     log:
         log_path(PROFILE, "gs_svm", "speed_table.log"),
+    params:
+        **table_params(GS_SPEED),
     conda:
         REPRO_ENV
     script:
-        "../scripts/gs_svm_speed_table.py"
+        "../scripts/table.py"
 
 
 rule gs_svm:

@@ -1,0 +1,40 @@
+"""Rebuild a table's page from its committed records, without running a job.
+
+    python -m repro.experiments.rebuild gs_svm_table2 [--tables paper_tables]
+
+reads ``<tables>/<table id>_records.csv`` (checked against the table's schema)
+and rewrites ``<table id>.csv`` and ``<table id>.md`` beside it, as the
+workflow's table step would from the same records with the full profile:
+what to run after a change to the table builder, the tolerances or the
+explanations registry, which do not change a single record.
+"""
+import argparse
+from pathlib import Path
+from types import SimpleNamespace
+
+from . import TableRun, paper_module, table_spec, write_table
+
+
+def rebuild(table_id: str, tables="paper_tables", profile: str = "full") -> list:
+    """Rewrite the table's CSV and Markdown from its records; returns the paths."""
+    spec = table_spec(table_id)
+    folder = Path(tables)
+    records = folder / f"{table_id}_records.csv"
+    outputs = SimpleNamespace(csv=folder / f"{table_id}.csv", md=folder / f"{table_id}.md")
+    write_table(table_id, [records], outputs, TableRun(profile, paper_module(spec.paper).PROTOCOLS[profile]))
+    return [outputs.csv, outputs.md]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m repro.experiments.rebuild",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("table", nargs="+", help="table ids, e.g. gs_svm_table2")
+    parser.add_argument("--tables", default="paper_tables", help="folder of the records and tables")
+    args = parser.parse_args(argv)
+    for table_id in args.table:
+        for path in rebuild(table_id, args.tables):
+            print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,171 @@
+"""Record files: one schema per table, atomic writes, validated reads, resume.
+
+A workflow job writes the records of its part of a table (one row per fit, or
+per method and split) to one CSV file; the table step reads them all back. A
+record file is written whole or not at all (:func:`write_records`, atomic
+rename), and every read (:func:`read_records`) checks it against the table's
+:class:`RecordSchema`, so a file cut mid-line, a row with a field too many or
+too few, an unknown or missing column, or a value of the wrong type is refused
+with the file and the line instead of becoming a table.
+
+Resume: a table's committed records (``paper_tables/<table>_records.csv``) are
+written back as the workflow's per-job files by :meth:`JobFiles.restore`
+(``python -m repro.experiments.resume``), so a run longer than one machine
+session continues on a fresh checkout: Snakemake plans only the missing jobs.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .._io import write_text_atomic
+
+#: value kinds of a record column; "float" may be empty (NaN), the others may not
+KINDS = ("str", "int", "float", "bool")
+
+
+def _parse(kind: str, text: str):
+    if kind == "str":
+        return text
+    if kind == "float":
+        return math.nan if text == "" else float(text)
+    if kind == "int":
+        value = float(text)  # pandas writes an int column holding NaN as floats: refused below
+        if not value.is_integer() or "." in text or "e" in text.lower():
+            raise ValueError
+        return int(text)
+    if text not in ("True", "False"):
+        raise ValueError
+    return text == "True"
+
+
+@dataclass(frozen=True)
+class RecordSchema:
+    """The columns of a table's records: name -> kind (``KINDS``)."""
+    columns: dict
+
+    def __post_init__(self):
+        bad = {c: k for c, k in self.columns.items() if k not in KINDS}
+        if bad:
+            raise ValueError(f"unknown column kinds {bad}; kinds are {KINDS}")
+
+    def parse(self, text: str, source) -> pd.DataFrame:
+        """Records from CSV text; ValueError naming ``source`` and the line."""
+        if not text:
+            raise ValueError(f"{source}: empty records file")
+        if not text.endswith("\n"):
+            line = text.count("\n") + 1
+            raise ValueError(f"{source}, line {line}: the file ends mid-line (cut short?); refused")
+        rows = list(csv.reader(io.StringIO(text)))
+        header = rows[0]
+        missing = [c for c in self.columns if c not in header]
+        unknown = [c for c in header if c not in self.columns]
+        if missing or unknown or len(set(header)) != len(header):
+            raise ValueError(f"{source}, line 1: columns do not match the schema "
+                             f"(missing {missing}, unknown {unknown}, header {header})")
+        kinds = [self.columns[c] for c in header]
+        values = []
+        for number, row in enumerate(rows[1:], start=2):
+            if len(row) != len(header):
+                raise ValueError(f"{source}, line {number}: {len(row)} fields, expected {len(header)}")
+            parsed = []
+            for name, kind, field in zip(header, kinds, row):
+                try:
+                    parsed.append(_parse(kind, field))
+                except ValueError:
+                    raise ValueError(f"{source}, line {number}, column {name!r}: {field!r} "
+                                     f"is not a valid {kind}") from None
+            values.append(parsed)
+        frame = pd.DataFrame(values, columns=header)
+        return self._typed(frame)[list(self.columns)]
+
+    def _typed(self, frame: pd.DataFrame) -> pd.DataFrame:
+        types = {"str": object, "int": np.int64, "float": np.float64, "bool": bool}
+        return frame.astype({c: types[self.columns[c]] for c in frame.columns})
+
+    def check(self, frame: pd.DataFrame, source) -> pd.DataFrame:
+        """``frame`` as this schema's columns and types; ValueError naming the
+        column and row of the first value that does not fit."""
+        missing = [c for c in self.columns if c not in frame.columns]
+        unknown = [c for c in frame.columns if c not in self.columns]
+        if missing or unknown:
+            raise ValueError(f"{source}: records do not match the schema (missing {missing}, unknown {unknown})")
+        for name, kind in self.columns.items():
+            column = frame[name]
+            if kind == "float":
+                ok = pd.to_numeric(column, errors="coerce").notna() | column.isna()
+            elif kind == "int":
+                numbers = pd.to_numeric(column, errors="coerce")
+                ok = numbers.notna() & (numbers == np.floor(numbers))
+            elif kind == "bool":
+                ok = column.map(lambda v: isinstance(v, (bool, np.bool_)))
+            else:
+                ok = column.map(lambda v: isinstance(v, str))
+            if not ok.all():
+                row = int(np.flatnonzero(~ok.to_numpy())[0])
+                raise ValueError(f"{source}: row {row}, column {name!r}: {column.iloc[row]!r} is not a valid {kind}")
+        return self._typed(frame[list(self.columns)])
+
+
+def read_records(path, schema: RecordSchema) -> pd.DataFrame:
+    """The records of one file, checked against ``schema`` (see the module docstring)."""
+    return schema.parse(Path(path).read_text(encoding="utf-8"), path)
+
+
+def read_all(paths, schema: RecordSchema) -> pd.DataFrame:
+    """The records of several job files, in order, each checked."""
+    frames = [read_records(p, schema) for p in paths]
+    if not frames:
+        return pd.DataFrame({c: pd.Series(dtype=object) for c in schema.columns})
+    return pd.concat(frames, ignore_index=True)
+
+
+def to_csv_text(frame: pd.DataFrame, schema: RecordSchema, source) -> str:
+    """CSV text of ``frame`` checked against ``schema`` (the format read back)."""
+    return schema.check(frame, source).to_csv(index=False)
+
+
+def write_records(path, frame: pd.DataFrame, schema: RecordSchema) -> None:
+    """Check ``frame`` against ``schema`` and write it atomically to ``path``."""
+    write_text_atomic(path, to_csv_text(frame, schema, path))
+
+
+@dataclass(frozen=True)
+class JobFiles:
+    """Where the workflow's jobs of one table write their records.
+
+    ``template`` is relative to the table's results folder, e.g.
+    ``"{dataset}/fold{fold}.csv"``; ``keys`` maps each template field to the
+    record column holding it (``{"dataset": "paper_dataset", "fold": "fold"}``).
+    The workflow's rules and :meth:`restore` both use this one template.
+    """
+    template: str
+    keys: dict
+
+    def path(self, folder, **fields) -> Path:
+        """The job file of ``fields``; a field without a value (None or NaN:
+        GS-SVM has no C) is written ``none``."""
+        def text(v):
+            return "none" if v is None or (isinstance(v, float) and math.isnan(v)) else v
+        return Path(folder) / self.template.format(**{k: text(v) for k, v in fields.items()})
+
+    def restore(self, records: pd.DataFrame, folder, schema: RecordSchema) -> list:
+        """Write one file per job of ``records`` under ``folder``, byte for byte
+        as the job writes it, unless that file exists (what this machine ran
+        wins). Returns the paths written."""
+        columns = list(self.keys.values())
+        written = []
+        for values, job in records.groupby(columns, sort=True):
+            fields = dict(zip(self.keys, values if isinstance(values, tuple) else (values,)))
+            path = self.path(folder, **fields)
+            if path.exists():
+                continue
+            write_records(path, job, schema)
+            written.append(path)
+        return written

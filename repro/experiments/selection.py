@@ -1,0 +1,72 @@
+"""Nested cross-validation: choose a grid point on the training part, score it on the test part.
+
+A paper supplies its grid (a list of parameter dicts) and a *grid-scoring hook*
+
+    score_grid(X_fit, y_fit, X_val, y_val, grid) -> array of len(grid)
+
+that trains on ``(X_fit, y_fit)`` at every grid point and returns each point's
+score on ``(X_val, y_val)`` (higher is better). The hook sees the whole grid at
+once, so it can share work across it: the GS-SVM paper computes one distance
+matrix per inner split and one Gram matrix per kernel width for all its Cs;
+the LDM paper can share one factorisation per kernel width and lambda1.
+Everything a paper does to its data inside a fit (scaling on the training
+part, say) belongs in the hook, so that the inner and outer fits do the same.
+
+Tie rule, the one used by every paper here: the grid point with the best mean
+inner score, and among equals the first in grid order (``np.argmax``), which is
+scikit-learn's GridSearchCV's rule. A paper states its grid order beside its grid.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import numpy as np
+
+from .splits import Split, stratified_kfold
+
+ScoreGrid = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Sequence[dict]], np.ndarray]
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What nested CV chose on one outer split, and how it scored."""
+    index: int                 # position of the chosen point in the grid
+    params: dict               # the chosen point
+    inner_scores: np.ndarray   # mean inner score of every grid point
+    inner_score: float         # the chosen point's mean inner score
+    test_score: float          # the refitted model's score on the outer test part
+    n_fits: int                # models trained: grid x inner folds + the refit
+
+
+def best_index(scores) -> int:
+    """The first best grid point (the tie rule above)."""
+    scores = np.asarray(scores, dtype=float)
+    if scores.ndim != 1 or scores.size == 0 or np.isnan(scores).all():
+        raise ValueError(f"no grid point has a score: {scores!r}")
+    return int(np.nanargmax(scores))
+
+
+def inner_scores(X, y, grid: Sequence[dict], score_grid: ScoreGrid, inner: list[Split]) -> np.ndarray:
+    """The hook's score of every grid point on every inner split: (n_splits, len(grid))."""
+    scores = np.empty((len(inner), len(grid)))
+    for s, split in enumerate(inner):
+        row = np.asarray(score_grid(X[split.train], y[split.train], X[split.test], y[split.test], grid),
+                         dtype=float)
+        if row.shape != (len(grid),):
+            raise ValueError(f"score_grid returned shape {row.shape} for a grid of {len(grid)} points")
+        scores[s] = row
+    return scores
+
+
+def select_and_test(X, y, outer: Split, grid: Sequence[dict], score_grid: ScoreGrid,
+                    inner_folds: int, inner_seed: int) -> Selection:
+    """Nested CV on one outer split: ``inner_folds`` stratified folds (seed
+    ``inner_seed``) of the outer training part choose a grid point, which is
+    refitted on the whole training part and scored on the outer test part."""
+    X_tr, y_tr = X[outer.train], y[outer.train]
+    mean = inner_scores(X_tr, y_tr, grid, score_grid, stratified_kfold(y_tr, inner_folds, inner_seed)).mean(axis=0)
+    best = best_index(mean)
+    test = float(np.asarray(score_grid(X_tr, y_tr, X[outer.test], y[outer.test], [grid[best]]))[0])
+    return Selection(index=best, params=dict(grid[best]), inner_scores=mean, inner_score=float(mean[best]),
+                     test_score=test, n_fits=len(grid) * inner_folds + 1)

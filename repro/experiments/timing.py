@@ -1,0 +1,72 @@
+"""The timing harness of every speed table: interleaved best-of-N, threads pinned.
+
+Speed is reported as ratios against a baseline measured in the same process,
+on the same data, at the same time: the methods are run in turn (A, B, C, A,
+B, C, ...) so that a drift of the machine (another job starting, frequency
+scaling) hits all of them alike, and each one's best time is kept (the least
+disturbed run). BLAS and OpenMP pools are pinned with threadpoolctl to
+``threads`` (default 1: LIBSVM, LIBLINEAR and our kernels are single-threaded,
+so a NumPy call must not take the other cores), and every record carries the
+CPU model and the thread count so that ratios are compared only between like
+machines.
+"""
+from __future__ import annotations
+
+import os
+import platform
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from threadpoolctl import threadpool_info, threadpool_limits
+
+
+def cpu_model() -> str:
+    """The CPU's model name (from /proc/cpuinfo where there is one)."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def machine_record(threads: int) -> dict:
+    """The columns every timing record carries: where and how it was measured."""
+    pools = sorted({p["internal_api"] for p in threadpool_info()})
+    return {"cpu_model": cpu_model(), "cpu_count": os.cpu_count(), "threads": threads,
+            "thread_pools": "+".join(pools)}
+
+
+@dataclass
+class Timing:
+    """Times of one method over the repetitions, and its last fitted result."""
+    seconds: list = field(default_factory=list)
+    result: Any = None
+
+    @property
+    def best(self) -> float:
+        return min(self.seconds)
+
+
+def interleaved_best_of(makers: dict[str, Callable[[], Any]], run: Callable[[Any], Any],
+                        repeat: int, threads: int = 1) -> dict[str, Timing]:
+    """Time ``run(makers[name]())`` for every method, ``repeat`` rounds of all
+    methods in turn, with BLAS/OpenMP pools limited to ``threads``. Only
+    ``run`` is timed (making the estimator is not). Returns name -> Timing,
+    whose ``result`` is the value ``run`` returned in the last round (e.g.
+    the fitted model, for its accuracy)."""
+    if repeat < 1:
+        raise ValueError(f"repeat must be >= 1; got {repeat}")
+    timings = {name: Timing() for name in makers}
+    with threadpool_limits(limits=threads):
+        for _ in range(repeat):
+            for name, make in makers.items():
+                subject = make()
+                start = time.perf_counter()
+                result = run(subject)
+                timings[name].seconds.append(time.perf_counter() - start)
+                timings[name].result = result
+    return timings

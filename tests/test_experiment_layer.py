@@ -1,0 +1,194 @@
+"""The shared experiment layer: splits, nested CV, statistics, timing, records."""
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from sklearn.model_selection import StratifiedKFold
+
+from repro.experiments import table_spec
+from repro.experiments.records import RecordSchema, read_all, read_records, write_records
+from repro.experiments.selection import best_index, select_and_test
+from repro.experiments.splits import random_partitions, stratified_kfold
+from repro.experiments.stats import paired_comparison, paired_ttest, win_tie_loss
+from repro.experiments.timing import interleaved_best_of, machine_record
+from repro.papers import PAPERS
+
+Y = np.array([0] * 30 + [1] * 20 + [2] * 10)
+
+
+# ------------------------------------------------------------------ splits
+def test_stratified_kfold_is_sklearns_and_records_its_seed():
+    splits = stratified_kfold(Y, 5, seed=7)
+    reference = list(StratifiedKFold(5, shuffle=True, random_state=7).split(np.zeros(len(Y)), Y))
+    for split, (train, test) in zip(splits, reference):
+        np.testing.assert_array_equal(split.train, train)
+        np.testing.assert_array_equal(split.test, test)
+    assert splits[3].record() == {"split_scheme": "stratified_kfold", "split_seed": 7, "split_index": 3}
+
+
+@pytest.mark.parametrize("stratify", [False, True])
+def test_random_partitions_are_halves_redrawable_from_their_record(stratify):
+    splits = random_partitions(Y, 4, test_size=0.5, seed=10, stratify=stratify)
+    assert [s.seed for s in splits] == [10, 11, 12, 13]
+    for s in splits:
+        assert len(s.test) == 30 and len(np.intersect1d(s.train, s.test)) == 0
+        assert len(np.union1d(s.train, s.test)) == len(Y)
+        again = random_partitions(Y, 1, 0.5, seed=s.seed, stratify=stratify)[0]  # from its record alone
+        np.testing.assert_array_equal(again.test, s.test)
+    assert not np.array_equal(splits[0].test, splits[1].test)
+    if stratify:
+        assert np.bincount(Y[splits[0].test]).tolist() == [15, 10, 5]
+    with pytest.raises(ValueError, match="test_size"):
+        random_partitions(Y, 1, 1.0, seed=0)
+
+
+# ------------------------------------------------------------------ nested CV
+def test_ties_go_to_the_first_best_grid_point():
+    assert best_index([0.5, 0.9, 0.9, 0.1]) == 1
+    assert best_index([np.nan, 0.2, 0.2]) == 1
+    with pytest.raises(ValueError, match="no grid point"):
+        best_index([np.nan, np.nan])
+
+
+def test_nested_cv_scores_the_whole_grid_per_split_and_refits_the_choice():
+    """A hook that scores point g as 1 - |g - 2| / 10 on every split: point 2 wins;
+    the hook sees the whole grid once per inner split, then the choice alone."""
+    X = np.arange(len(Y), dtype=float)[:, None]
+    calls = []
+
+    def hook(X_fit, y_fit, X_val, y_val, grid):
+        calls.append((len(X_fit), len(X_val), len(grid)))
+        return [1 - abs(p["g"] - 2) / 10 for p in grid]
+
+    grid = [{"g": g} for g in range(5)]
+    outer = stratified_kfold(Y, 4, seed=0)[1]
+    chosen = select_and_test(X, Y, outer, grid, hook, inner_folds=3, inner_seed=1)
+    assert chosen.index == 2 and chosen.params == {"g": 2} and chosen.test_score == 1.0
+    assert chosen.n_fits == 5 * 3 + 1
+    assert [c[2] for c in calls] == [5, 5, 5, 1]
+    assert sum(c[1] for c in calls[:3]) == len(outer.train)  # inner folds partition the training part
+    assert calls[3] == (len(outer.train), len(outer.test), 1)
+
+
+def test_a_hook_returning_the_wrong_shape_is_refused():
+    X = np.zeros((len(Y), 1))
+    with pytest.raises(ValueError, match="score_grid returned shape"):
+        select_and_test(X, Y, stratified_kfold(Y, 3, 0)[0], [{"g": 0}, {"g": 1}],
+                        lambda *a: [0.5], inner_folds=2, inner_seed=0)
+
+
+# ------------------------------------------------------------------ statistics
+def test_paired_ttest_is_scipys_and_handles_degenerate_samples():
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(size=10), rng.normal(size=10)
+    assert paired_ttest(a, b) == pytest.approx(tuple(stats.ttest_rel(a, b)))
+    assert paired_ttest(a, a)[1] == 1.0                       # equal: a tie
+    assert paired_ttest(a + 1, a) == (np.inf, 0.0)            # constant gain: significant
+    assert np.isnan(paired_ttest([1.0], [0.0])[1])            # one pair: no test
+
+
+def test_win_tie_loss_from_paired_comparison():
+    rng = np.random.default_rng(1)
+    rows = []
+    for name, shift in (("A", 0.2), ("B", 0.0), ("C", -0.2), ("D", 0.21)):
+        base = rng.uniform(0.5, 0.7, size=30)
+        noise = rng.normal(scale=0.01, size=30)
+        for k in range(30):
+            rows += [{"dataset": name, "method": "LDM", "split_index": k, "acc": base[k] + shift + noise[k]},
+                     {"dataset": name, "method": "SVM", "split_index": k, "acc": base[k]}]
+    table = paired_comparison(pd.DataFrame(rows), "LDM", "SVM", score="acc", level=0.05, scale=100)
+    assert table.set_index("dataset")["outcome"].to_dict() == {"A": "win", "B": "tie", "C": "loss", "D": "win"}
+    assert win_tie_loss(table) == {"win": 2, "tie": 1, "loss": 1}
+    assert table.set_index("dataset").loc["A", "mean_difference"] == pytest.approx(20.0, abs=1.0)
+
+
+# ------------------------------------------------------------------ timing
+def test_timing_interleaves_methods_pins_threads_and_keeps_the_best():
+    from threadpoolctl import threadpool_info
+
+    order = []
+
+    def run(name):
+        order.append(name)
+        return [p["num_threads"] for p in threadpool_info()]
+
+    timings = interleaved_best_of({"a": lambda: "a", "b": lambda: "b"}, run, repeat=3, threads=1)
+    assert order == ["a", "b"] * 3
+    assert all(n == 1 for n in timings["a"].result)  # BLAS/OpenMP pools limited while timed
+    assert len(timings["b"].seconds) == 3 and timings["b"].best == min(timings["b"].seconds)
+    record = machine_record(1)
+    assert record["threads"] == 1 and record["cpu_model"]
+
+
+# ------------------------------------------------------------------ records
+SCHEMA = RecordSchema({"name": "str", "fold": "int", "score": "float", "flag": "bool"})
+FRAME = pd.DataFrame({"name": ["a", "b"], "fold": [0, 1], "score": [0.5, np.nan], "flag": [True, False]})
+
+
+def test_records_round_trip_with_their_types(tmp_path):
+    path = tmp_path / "r.csv"
+    write_records(path, FRAME, SCHEMA)
+    back = read_records(path, SCHEMA)
+    pd.testing.assert_frame_equal(back, SCHEMA.check(FRAME, "frame"))
+    assert back["fold"].dtype == np.int64 and back["flag"].dtype == bool
+    assert read_all([path, path], SCHEMA).shape == (4, 4)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("name,fold,score,flag\na,0,0.5,True\nb,1,0.", "line 3: the file ends mid-line"),
+    ("name,fold,score,flag\na,0,0.5,True,extra\n", "line 2: 5 fields, expected 4"),
+    ("name,fold,score,flag\na,0,0.5\n", "line 2: 3 fields, expected 4"),
+    ("name,fold,score,flag\na,zero,0.5,True\n", "line 2, column 'fold': 'zero' is not a valid int"),
+    ("name,fold,score,flag\na,1.0,0.5,True\n", "line 2, column 'fold': '1.0' is not a valid int"),
+    ("name,fold,score,flag\na,0,high,True\n", "line 2, column 'score': 'high' is not a valid float"),
+    ("name,fold,score,flag\na,0,0.5,yes\n", "line 2, column 'flag': 'yes' is not a valid bool"),
+    ("name,fold,score\na,0,0.5\n", r"line 1: columns do not match the schema \(missing \['flag'\]"),
+    ("name,fold,score,flag,x\na,0,0.5,True,1\n", r"unknown \['x'\]"),
+    ("", "empty records file"),
+])
+def test_malformed_records_are_refused_with_the_line(tmp_path, text, message):
+    path = tmp_path / "r.csv"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=message) as info:
+        read_records(path, SCHEMA)
+    assert str(path) in str(info.value)
+
+
+def test_records_that_do_not_fit_the_schema_are_not_written(tmp_path):
+    bad = FRAME.assign(fold=[0.0, np.nan])  # an int column with a hole
+    with pytest.raises(ValueError, match="row 1, column 'fold'"):
+        write_records(tmp_path / "r.csv", bad, SCHEMA)
+    assert not (tmp_path / "r.csv").exists()
+    with pytest.raises(ValueError, match="unknown column kinds"):
+        RecordSchema({"x": "complex"})
+
+
+# ------------------------------------------------------------------ registry
+def test_tables_are_found_by_id_and_unknown_ids_are_named():
+    assert table_spec("gs_svm_table2").paper == "gs_svm"
+    with pytest.raises(ValueError, match="does not start with a paper id"):
+        table_spec("gs-svm_table2")
+    with pytest.raises(ValueError, match="unknown table"):
+        table_spec("gs_svm_table9")
+    with pytest.raises(ValueError, match="has no experiments yet"):
+        table_spec("ldm_table2")
+
+
+def test_one_paper_id_everywhere():
+    """Registry, tolerances, published tables, explanations and experiments
+    use the ids of repro.papers and no other spelling."""
+    from repro import published
+    from repro.datasets.registry import REGISTRY
+    from repro.explanations import EXPLANATIONS
+    from repro.tolerances import TOLERANCES
+
+    used = {r.paper for spec in REGISTRY.values() for r in spec.papers}
+    used |= {paper for paper, _ in TOLERANCES}
+    used |= {key[0].split("_table")[0] for key in EXPLANATIONS}
+    for table in published.list_tables():
+        df = published.load(table, raw=True)
+        used |= set(df["paper"]) - {"paper"}
+    assert used <= set(PAPERS), used - set(PAPERS)
+    for table in published.list_tables():
+        if table != "claims":
+            assert any(table.startswith(p + "_") for p in PAPERS), table
