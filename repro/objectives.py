@@ -1,0 +1,142 @@
+"""Every objective a solver is judged by, computed from its fitted model and the data.
+
+No solver is graded by the number it reports about itself: the tests, the
+experiments and the cross-solver tables evaluate these functions (plain NumPy
+and SciPy, written from the papers' equations) on a model's coefficients.
+Dense arrays and CSR matrices are accepted wherever ``X`` is.
+
+=====================  ==========================================================
+hinge_primal           1/2 ||w||^2 + C sum_i max(0, 1 - y_i (x_i'w + b)); with or
+                       without a bias b (never penalised; LIBLINEAR's penalised
+                       bias is a constant feature appended to X)
+kernel_dual            1/2 (a*y)' K (a*y) - sum_i a_i (the SVM dual, minimised),
+                       and dual_feasibility: |y'a| and the box 0 <= a <= C
+kernel_hinge_primal    the primal of a kernel expansion f = K beta + b
+squared_hinge_primal   LSVM (lsvm_section3.txt, its formulation (7)):
+                       nu/2 sum max(0, 1 - d_i(A_i w - gamma))^2 + 1/2 (w'w + gamma^2)
+lsvm_dual              1/2 u'(I/nu + HH')u - e'u, H = D[A -e] (its Eq. 11)
+ldm_primal             LDM (ldm.txt Eq. 5, linear: Eq. 14), margin variance read
+                       as Eq. 6/8 do (normalised) or as Eq. 4's double sum
+ldm_kernel_primal      the same with w = phi(X)' alpha (Eq. 8)
+ldm_dual               1/2 b'Hb + (lambda2/m He - e)'b, H = Y G Q^-1 G Y (Eq. 12),
+                       Q^-1 G Y taken as (I + c M G)^-1 Y (never Q^-1 itself)
+=====================  ==========================================================
+
+NESVM's smoothed objectives (nesvm.txt Eq. 10, 28) join this module with the
+NESVM solver.
+"""
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+
+def _margins(X, y, w, b=0.0):
+    return np.asarray(y, dtype=float) * (np.asarray(X @ np.asarray(w, dtype=float)).ravel() + b)
+
+
+def hinge_primal(w, X, y, C, intercept=0.0):
+    """1/2 ||w||^2 + C sum_i max(0, 1 - y_i (x_i'w + intercept)), labels +-1."""
+    w = np.asarray(w, dtype=float).ravel()
+    return 0.5 * w @ w + C * np.maximum(0.0, 1.0 - _margins(X, y, w, intercept)).sum()
+
+
+def kernel_dual(alpha, K, y):
+    """The SVM dual to minimise, 1/2 (alpha*y)' K (alpha*y) - sum alpha."""
+    ay = np.asarray(alpha, dtype=float) * np.asarray(y, dtype=float)
+    return 0.5 * ay @ (K @ ay) - np.sum(alpha)
+
+
+def dual_feasibility(alpha, y, C=np.inf):
+    """(|y'alpha|, largest distance outside the box [0, C]) of SVM multipliers."""
+    alpha = np.asarray(alpha, dtype=float)
+    box = max(0.0, -alpha.min(initial=0.0), (alpha - C).max(initial=0.0))
+    return abs(float(np.dot(y, alpha))), box
+
+
+def kernel_hinge_primal(beta, K, y, C, intercept=0.0):
+    """Primal of f = K beta + intercept (beta = alpha * y for an SVM):
+    1/2 beta'K beta + C sum_i max(0, 1 - y_i f(x_i))."""
+    beta = np.asarray(beta, dtype=float)
+    f = K @ beta + intercept
+    return 0.5 * beta @ (K @ beta) + C * np.maximum(0.0, 1.0 - np.asarray(y, dtype=float) * f).sum()
+
+
+def squared_hinge_primal(w, gamma, A, d, nu):
+    """LSVM's primal: nu/2 ||(e - D(Aw - e gamma))_+||^2 + 1/2 (w'w + gamma^2); the
+    decision function is x'w - gamma and the bias is penalised."""
+    w = np.asarray(w, dtype=float).ravel()
+    slack = np.maximum(0.0, 1.0 - _margins(A, d, w, -gamma))
+    return 0.5 * nu * slack @ slack + 0.5 * (w @ w + gamma * gamma)
+
+
+def lsvm_dual(u, A, d, nu):
+    """LSVM's dual (11): 1/2 u'Qu - e'u with Q = I/nu + HH', H = D[A -e]."""
+    u = np.asarray(u, dtype=float)
+    d = np.asarray(d, dtype=float)
+    Htu = np.concatenate([np.asarray(A.T @ (d * u)).ravel(), [-(d @ u)]])  # H'u
+    return 0.5 * (u @ u / nu + Htu @ Htu) - u.sum()
+
+
+def _variance_weight(m, variance):
+    """The factor of Eq. 4's margin variance that lambda1 multiplies:
+    'normalised' (Eq. 6/8: 2/m^2 (m ||f||^2 - (y'f)^2), the paper's default)
+    or 'double-sum' (Eq. 4's first line, m^2 times as large)."""
+    if variance == "normalised":
+        return 1.0
+    if variance == "double-sum":
+        return float(m) ** 2
+    raise ValueError(f"variance must be 'normalised' or 'double-sum'; got {variance!r}")
+
+
+def _ldm_terms(f, y, C, lambda1, lambda2, variance):
+    """Margin variance, mean and hinge terms of LDM given f_i = w'phi(x_i)."""
+    y = np.asarray(y, dtype=float)
+    m = len(y)
+    margins = y * f
+    mean = margins.sum() / m                                  # Eq. 3
+    var = 2.0 / m**2 * (m * f @ f - (y @ f) ** 2)             # Eq. 4 as used in Eq. 6/8
+    return (lambda1 * _variance_weight(m, variance) * var - lambda2 * mean
+            + C * np.maximum(0.0, 1.0 - margins).sum())
+
+
+def ldm_primal(w, X, y, C, lambda1, lambda2, variance="normalised"):
+    """LDM's primal (Eq. 5, linear form Eq. 14), no bias:
+    1/2 w'w + lambda1 var - lambda2 mean + C sum_i max(0, 1 - y_i w'x_i)."""
+    w = np.asarray(w, dtype=float).ravel()
+    f = np.asarray(X @ w).ravel()
+    return 0.5 * w @ w + _ldm_terms(f, y, C, lambda1, lambda2, variance)
+
+
+def ldm_kernel_primal(alpha, G, y, C, lambda1, lambda2, variance="normalised"):
+    """LDM's primal with w = sum_i alpha_i phi(x_i) (Eq. 7-8): 1/2 alpha'G alpha + ..."""
+    alpha = np.asarray(alpha, dtype=float)
+    f = G @ alpha
+    return 0.5 * alpha @ f + _ldm_terms(f, y, C, lambda1, lambda2, variance)
+
+
+def ldm_dual_matrix(G, y, lambda1):
+    """H = Y G Q^-1 G Y of Eq. 12 without inverting Q: Q = G (I + c M G) with
+    c = 4 lambda1 / m^2 and M = m I - yy', so Q^-1 G Y = (I + c M G)^-1 Y,
+    which exists even where G (and so Q) is singular."""
+    G = G.toarray() if sp.issparse(G) else np.asarray(G, dtype=float)
+    y = np.asarray(y, dtype=float)
+    m = len(y)
+    c = 4.0 * lambda1 / m**2
+    MG = m * G - np.outer(y, y @ G)
+    A = np.linalg.solve(np.eye(m) + c * MG, np.diag(y))      # Q^-1 G Y
+    return y[:, None] * (G @ A), A
+
+
+def ldm_dual(beta, G, y, lambda1, lambda2):
+    """LDM's dual (12) to minimise, 1/2 b'Hb + (lambda2/m He - e)'b."""
+    H, _ = ldm_dual_matrix(G, y, lambda1)
+    beta = np.asarray(beta, dtype=float)
+    m = len(beta)
+    return 0.5 * beta @ (H @ beta) + (lambda2 / m * H.sum(axis=1) - 1.0) @ beta
+
+
+def ldm_alpha_from_beta(beta, G, y, lambda1, lambda2):
+    """The expansion coefficients alpha = Q^-1 G Y (lambda2/m e + beta) (after Eq. 12)."""
+    _, A = ldm_dual_matrix(G, y, lambda1)
+    return A @ (lambda2 / len(beta) + np.asarray(beta, dtype=float))
