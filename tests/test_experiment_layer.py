@@ -192,3 +192,75 @@ def test_one_paper_id_everywhere():
     for table in published.list_tables():
         if table != "claims":
             assert any(table.startswith(p + "_") for p in PAPERS), table
+
+
+# ------------------------------------------------------------------ a new paper on the layer
+def test_a_new_papers_experiment_is_grids_a_hook_and_table_specs(tmp_path, monkeypatch):
+    """What a paper adds (here an LDM-like Table: random halves, nested CV over
+    C, paired t-tests against a baseline, win/tie/loss) is its grid, its hook,
+    its record schema and its table builder; splitting, selection, statistics,
+    records, verdicts and the workflow's generic job and table steps are the layer's."""
+    from types import SimpleNamespace
+
+    import repro.experiments as E
+    from repro.experiments.records import JobFiles
+    from repro.experiments.selection import select_and_test
+    from repro.solvers import LinearSVM
+    from repro.tables import compare, to_markdown
+
+    rng = np.random.default_rng(0)
+    data = {"easy": rng.normal(size=(80, 4))}
+    labels = {"easy": np.where(data["easy"][:, 0] > 0, 1, -1)}
+    grid = [{"C": c} for c in (0.1, 1.0)]
+
+    def hook(X_fit, y_fit, X_val, y_val, grid, fit_intercept=True):
+        return [LinearSVM(C=p["C"], fit_intercept=fit_intercept).fit(X_fit, y_fit).score(X_val, y_val)
+                for p in grid]
+
+    def jobs(protocol):
+        for name in data:
+            for r in range(protocol["repeats"]):
+                yield {"dataset": name, "repeat": r}
+
+    def run(protocol, dataset, repeat):
+        X, y = data[dataset], labels[dataset]
+        split = random_partitions(y, protocol["repeats"], 0.5, seed=100)[repeat]
+        rows = []
+        for method, bias in (("LDM", False), ("SVM", True)):
+            chosen = select_and_test(X, y, split, grid, lambda *a: hook(*a, fit_intercept=bias), 3, 0)
+            rows.append({"dataset": dataset, "method": method, **split.record(),
+                         "log2_C": float(np.log2(chosen.params["C"])), "accuracy": chosen.test_score})
+        return pd.DataFrame(rows)
+
+    def build(records, table_run):
+        cells = (records.groupby(["dataset", "method"]).accuracy.mean().mul(100).rename("value")
+                 .reset_index().assign(metric="accuracy_percent"))
+        pub = cells.assign(value=cells.value + 1.0)  # what a published table would hold
+        comparison = compare(pub, cells, "ldm", "ldm_table2")
+        tests = paired_comparison(records, "LDM", "SVM", score="accuracy", scale=100)
+        md = to_markdown(comparison) + to_markdown(tests) + str(win_tie_loss(tests))
+        return E.TableOutput(comparison, md)
+
+    schema = RecordSchema({"dataset": "str", "method": "str", "split_scheme": "str", "split_seed": "int",
+                           "split_index": "int", "log2_C": "float", "accuracy": "float"})
+    spec = E.TableSpec("ldm_table2", "ldm", schema,
+                       JobFiles("{dataset}/repeat{repeat}.csv", {"dataset": "dataset", "repeat": "split_index"}),
+                       jobs=jobs, run=run, build=build, per_split=True)
+    module = SimpleNamespace(PROTOCOLS={"quick": {"repeats": 3}}, TABLES={spec.id: spec})
+    monkeypatch.setattr(E, "paper_module", lambda paper: module)
+
+    paths = spec.job_paths(tmp_path, module.PROTOCOLS["quick"])
+    for path, fields in zip(paths, jobs(module.PROTOCOLS["quick"])):
+        E.write_job(spec.id, "quick", {k: str(v) for k, v in fields.items()}, path)  # as the workflow's record.py
+    out = SimpleNamespace(csv=tmp_path / "t.csv", md=tmp_path / "t.md", records=tmp_path / "r.csv")
+    E.write_table(spec.id, paths, out, E.TableRun("quick", module.PROTOCOLS["quick"]))  # as table.py
+    table = pd.read_csv(out.csv)
+    assert set(table.verdict) == {"no tolerance"}  # the paper has not declared its tolerances yet
+    from repro import tolerances
+    monkeypatch.setitem(tolerances.TOLERANCES, ("ldm", "accuracy_percent"), tolerances.Tolerance("abs", 2.0, "test"))
+    E.write_table(spec.id, paths, out, E.TableRun("quick", module.PROTOCOLS["quick"]))
+    assert set(pd.read_csv(out.csv).verdict) == {"ok"}  # ours = published - 1, within 2 points
+    records = read_records(out.records, schema)
+    assert len(records) == 6 and set(records.split_seed) == {100, 101, 102}
+    md = out.md.read_text()
+    assert "Profile: quick." in md and "'win':" in md
