@@ -26,10 +26,12 @@ wbar_t = (1 - mu_t) wbar_{t-1} + mu_t w_t, is kept as
 
     wbar = (u + c v) / beta
 
-with a second caller-owned vector u and two scalars (Xu 2011, "Towards optimal
-one pass large scale learning with averaged stochastic gradient descent",
-Sec. 4, Eq. 12-15, and scikit-learn's ``WeightVector.add_average``, which keep
-the same kind of auxiliary vector; the derivation here is ours):
+with a second caller-owned vector u and two scalars. The idea, an auxiliary
+vector so that a sparse step leaves the average O(nnz), is that of Xu 2011,
+"Towards optimal one pass large scale learning with averaged stochastic
+gradient descent" (its sparse implementation of ASGD), also used by
+scikit-learn's ``WeightVector.add_average``; the recurrence below is derived
+here for this representation:
 
     averaging step  beta <- beta / (1 - mu),  c <- c + mu a beta     O(1)
                     (uniform mu = 1/k: beta = k, c <- c + a exactly)
@@ -50,9 +52,11 @@ with w *= 1e-4 steps lost 8 digits) makes it huge. So whenever a shrink takes
 |c| above 100 |a| beta, and at every fold, the average is materialised,
 u <- u + c v, c <- 0 (O(d)): at most about two digits are lost, and the O(d)
 is paid only after the scale has fallen a hundredfold below the mean scale of
-the averaged iterates, which a steady SGD schedule does rarely. Before the first averaging step of a run (``avg_count`` 0)
-the average is not represented, adds leave u alone, and ``wv_average_to_dense``
-returns w itself; the first step (or a step with mu >= 1) zeroes u (O(d)).
+the averaged iterates, which a steady SGD schedule does rarely.
+
+Before the first averaging step of a run (``avg_count`` 0) the average is not
+represented, adds leave u alone, and ``wv_average_to_dense`` returns w itself;
+the first step (or a step with mu >= 1) zeroes u (O(d)).
 
 Only structs and inline functions (a cdef class in a flat .pxd does not compile
 under a dotted module name); the arrays are owned by the caller, who keeps them
@@ -141,8 +145,9 @@ cdef inline double wv_dot_row(const WeightVector* W, const Rows* R, int i) noexc
 
 
 cdef inline void wv_add_row(WeightVector* W, const Rows* R, int i, double b) noexcept nogil:
-    """w += b x_i in O(nnz(x_i)) (CSR indices are duplicate-free, so the dot
-    with the old v and the update share one pass)."""
+    """w += b x_i in O(nnz(x_i)); reads ||x_i||^2 from R.sqnorm (filled by
+    as_rows_input). CSR indices are duplicate-free, so the dot with the old v
+    and the update share one pass."""
     cdef int* ind
     cdef double* val
     cdef int nnz, k, j
