@@ -158,12 +158,13 @@ cdef struct Cols:
     int* indptr        # n_features + 1 column pointers
 
 
-cdef inline object cols_init(Cols* C, tuple rows):
-    """Point ``C`` at the CSR ``rows`` (an ``as_rows_input`` tuple) by columns,
-    made by ``repro.solvers._validation.as_columns_input``; return the arrays so
-    the caller keeps them alive."""
-    from repro.solvers._validation import as_columns_input
-    data, indices, indptr = as_columns_input(rows)
+cdef inline object cols_init(Cols* C, object data, object indices, object indptr):
+    """Point ``C`` at a CSR matrix's columns already built by
+    ``repro.solvers._validation.as_columns_input`` (float64 values, int32 row
+    indices ascending within each column, int32 column pointers); return them so
+    the caller keeps them alive. The Python wrapper builds them: a kernel module
+    importing the validation layer at call time would close an import loop
+    (_validation imports the compiled kernels)."""
     cdef cnp.ndarray a_data = data
     cdef cnp.ndarray a_ind = indices
     cdef cnp.ndarray a_ptr = indptr

@@ -53,8 +53,14 @@ cnp.import_array()
 
 
 def gs_svm(tuple x, const double[::1] y, int kind, double gamma, double coef0,
-           int degree, int max_steps, object history, int history_every=1):
+           int degree, int max_steps, object history, int history_every=1,
+           tuple columns=None):
     """Run Algorithm 1 on rows ``x`` (from ``as_rows_input``) with labels y in {-1, +1}.
+
+    ``columns``: for CSR rows, the same matrix by columns (the tuple made by
+    ``as_columns_input(x)``), through which the kernel rows are computed
+    (``kernel_row_by_columns``); None takes every kernel row by row dot
+    products instead, the same values bitwise, only slower on sparse data.
 
     ``max_steps`` caps the number of steps (values < 0 or > l mean l).
     ``history(step, objective)`` is called after every ``history_every``-th step
@@ -84,11 +90,11 @@ def gs_svm(tuple x, const double[::1] y, int kind, double gamma, double coef0,
     # kernel_row_by_columns): a CSC copy, O(nnz) like X itself, and a zeroed
     # buffer of l dot products
     cdef Cols XT
-    cdef bint by_columns = not X.dense and kind != KERNEL_PRECOMPUTED
+    cdef bint by_columns = not X.dense and kind != KERNEL_PRECOMPUTED and columns is not None
     cdef cnp.ndarray[cnp.float64_t, ndim=1] dots_arr
     cdef double* dots = NULL
     if by_columns:
-        keep_cols = cols_init(&XT, x)
+        keep_cols = cols_init(&XT, columns[0], columns[1], columns[2])
         dots_arr = np.zeros(n)
         dots = &dots_arr[0]
     cdef double* alpha = &alpha_arr[0]

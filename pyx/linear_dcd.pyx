@@ -19,16 +19,9 @@ import numpy as np
 cimport numpy as cnp
 from cpython.exc cimport PyErr_CheckSignals
 from _rows cimport Rows, rows_init, row_dot_vec, row_axpy
+from _random cimport rng_seed, rng_randint
 
 cnp.import_array()
-
-cdef inline unsigned long long _next(unsigned long long* s) noexcept nogil:
-    # xorshift64*: a small, seedable generator so results do not depend on libc rand()
-    s[0] ^= s[0] >> 12
-    s[0] ^= s[0] << 25
-    s[0] ^= s[0] >> 27
-    return s[0] * <unsigned long long> 2685821657736338717
-
 
 def dcd_l1svm(tuple x, const double[::1] y, double C, double bias, double tol,
               int max_iter, unsigned long long seed, object history):
@@ -53,7 +46,7 @@ def dcd_l1svm(tuple x, const double[::1] y, double C, double bias, double tol,
     cdef double PGmax_old = np.inf, PGmin_old = -np.inf, PGmax_new, PGmin_new
     cdef int i, s, j, tmp, k, active = l, it = 0
     cdef bint converged = False
-    cdef unsigned long long state = seed * 2 + 1  # xorshift state must be non-zero
+    cdef unsigned long long state = rng_seed(seed)
 
     for i in range(l):
         QD[i] = X.sqnorm[i] + b2
@@ -63,7 +56,7 @@ def dcd_l1svm(tuple x, const double[::1] y, double C, double bias, double tol,
         PGmin_new = np.inf
         with nogil:
             for s in range(active):  # random permutation of the active set
-                j = s + <int> (_next(&state) % <unsigned long long> (active - s))
+                j = s + rng_randint(&state, active - s)
                 tmp = index[s]; index[s] = index[j]; index[j] = tmp
             s = 0
             while s < active:

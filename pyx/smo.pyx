@@ -585,8 +585,14 @@ cdef void _warm_start(Solver* S, const double[::1] alpha0) except *:
 def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
               double coef0, int degree, int modification, double tol, double eps_step,
               bint use_cache, double cache_size, long long max_iter, object history,
-              const int[::1] order=None, const double[::1] alpha0=None):
+              const int[::1] order=None, const double[::1] alpha0=None,
+              tuple columns=None):
     """Train the binary SVM on rows ``x`` (an ``as_rows_input`` tuple), y in {-1, +1}.
+
+    ``columns``: for CSR rows in fast (cache) mode, the same matrix by columns
+    (the tuple made by ``as_columns_input(x)``), through which the cached kernel
+    rows are computed (``kernel_row_by_columns``); None computes them by row dot
+    products instead, the same values bitwise, only slower on sparse data.
 
     ``order``: the sequence in which the passes over all examples and over I0
     visit the examples (a permutation of 0..l-1; None: 0, 1, ..., l-1).
@@ -715,8 +721,8 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
         cache.l = l
     S.XT = NULL
     S.dots = NULL
-    if use_cache and S.gram == NULL and not X.dense:
-        keep_cols = cols_init(&XT, x)
+    if use_cache and S.gram == NULL and not X.dense and columns is not None:
+        keep_cols = cols_init(&XT, columns[0], columns[1], columns[2])
         dots_arr = np.zeros(l)
         S.XT = &XT
         S.dots = &dots_arr[0]

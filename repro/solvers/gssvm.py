@@ -9,7 +9,7 @@ from sklearn.utils._param_validation import Interval
 
 from .._kernels.gssvm import gs_svm
 from ._kernel_model import KERNEL_PARAMETER_CONSTRAINTS, KernelExpansionMixin
-from ._validation import as_rows_input
+from ._validation import as_columns_input, as_rows_input
 from .base import BaseSVMClassifier
 
 
@@ -101,8 +101,11 @@ class GSSVM(KernelExpansionMixin, BaseSVMClassifier):
     def _fit_binary(self, X, y, history):
         n = X.shape[0]
         max_steps = n if self.max_steps is None else min(int(self.max_steps), n)
+        rows = as_rows_input(X)
+        # CSR data: kernel rows through the columns of X (same values, fewer products)
+        columns = None if rows[6] or self._precomputed() else as_columns_input(rows)
         alpha, selected, n_steps, n_evals, stopped = gs_svm(
-            as_rows_input(X), y, *self._kernel_args(), max_steps, history,
+            rows, y, *self._kernel_args(), max_steps, history, 1, columns,
         )
         return {"support": selected, "dual_coef": alpha * y[selected], "intercept": 0.0,
                 "n_iter": n_steps, "n_kernel_evals": n_evals,

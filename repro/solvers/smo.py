@@ -15,7 +15,7 @@ from sklearn.utils._param_validation import Interval, Options
 
 from .._kernels.smo import smo_solve
 from ._kernel_model import KERNEL_PARAMETER_CONSTRAINTS, KernelExpansionMixin
-from ._validation import as_rows_input
+from ._validation import as_columns_input, as_rows_input
 from .base import BaseSVMClassifier
 
 
@@ -24,10 +24,16 @@ def _solve(estimator, X, y, history, *, C, modification, tol, kernel_cache,
     order = None
     if random_state is not None:
         order = np.random.default_rng(random_state).permutation(X.shape[0]).astype(np.int32)
+    rows = as_rows_input(X)
+    # CSR data in cache mode: cached kernel rows through the columns of X (same
+    # values, fewer products); the row-by-row mode never reads them
+    columns = None
+    if kernel_cache and not rows[6] and not estimator._precomputed():
+        columns = as_columns_input(rows)
     alpha, b, n_iter, n_evals, converged, b_up, b_low, objective, stats = smo_solve(
-        as_rows_input(X), y, float(C), *estimator._kernel_args(), int(modification),
+        rows, y, float(C), *estimator._kernel_args(), int(modification),
         float(tol), float(eps_step), bool(kernel_cache), float(cache_size),
-        int(max_iter), history, order, alpha0,
+        int(max_iter), history, order, alpha0, columns,
     )
     gap = b_low - b_up
     if not converged:
