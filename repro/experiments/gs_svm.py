@@ -204,7 +204,8 @@ def table2_grids(protocol: Protocol):
 def scaled_sqdists(X_fit, X_other):
     """Scale to [-1, 1] on ``X_fit`` (the protocol's scaling), then the squared
     distances fit x fit and other x fit, formed as the solvers' RBF kernel forms
-    them, so exp(-theta D) is the kernel the solvers would compute."""
+    them (repro.kernels), so exp(-theta D) is the solvers' kernel up to the last
+    bit of NumPy's vectorised exp (the committed records were made with it)."""
     from ..kernels import squared_distances
 
     scaler = RangeScaler(feature_range=(-1.0, 1.0)).fit(X_fit)
