@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.datasets import load_iris
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from repro._kernels.gssvm import gs_svm
 from repro.solvers._validation import as_rows_input, kernel_params
@@ -300,35 +299,3 @@ def test_parameter_validation():
         GSSVM(kernel="sigmoid").fit(X, y)
     with pytest.raises(ValueError, match="gamma"):
         GSSVM(gamma=0.0).fit(X, y)
-
-
-# -- scikit-learn's estimator contract -----------------------------------------
-# check name -> reason it cannot pass, per estimator (id); the default GSSVM
-# and the linear/poly variants pass every check.
-EXPECTED_FAILED_CHECKS = {
-    "GSSVM(max_steps=3)": {
-        "check_classifiers_train": (
-            "asserts training accuracy > 0.83; with max_steps=3 each problem keeps "
-            "3 basis functions, and on the check's standardised blobs the rbf kernel "
-            "with gamma=0.05 is close to constant, so the bias-free 3-term expansion "
-            "predicts one class everywhere (accuracy 0.50 binary, 0.33 three-class). "
-            "GS-SVM has no C: its capacity is set only by the number of steps, and "
-            "the stopping rule needs 52 steps on the binary problem (accuracy 0.97)."
-        ),
-    },
-}
-CHECKED = [
-    GSSVM(),
-    GSSVM(kernel="linear"),
-    GSSVM(kernel="poly", gamma=0.5, coef0=1.0),
-    GSSVM(max_steps=3),
-]
-
-
-def _expected_failed_checks(estimator):
-    return EXPECTED_FAILED_CHECKS.get(repr(estimator), {})
-
-
-@parametrize_with_checks(CHECKED, expected_failed_checks=_expected_failed_checks)
-def test_sklearn_compatible(estimator, check):
-    check(estimator)
