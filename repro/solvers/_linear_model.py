@@ -7,6 +7,8 @@ bias-free model).
 """
 import numpy as np
 
+from .base import dense_product
+
 
 class LinearModelMixin:
     """Fitted attributes and decision function of a linear model.
@@ -21,6 +23,6 @@ class LinearModelMixin:
         self.intercept_ = np.array([r["intercept"] for r in results], dtype=float)
 
     def _decision_values(self, X):
-        # X @ coef_.T is (n, n_problems) for a dense X and for CSR (a sparse x
-        # dense product is dense); np.asarray drops a np.matrix subclass
-        return np.asarray(X @ self.coef_.T) + self.intercept_
+        # (n, n_problems) for a dense X and for CSR (a sparse x dense product is
+        # dense); a small dense product on one BLAS thread (see dense_product)
+        return dense_product(X, self.coef_.T) + self.intercept_

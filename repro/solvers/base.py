@@ -69,12 +69,14 @@ from time import perf_counter
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
+from threadpoolctl import ThreadpoolController
 
 # The parameters every iterative solver shares, constrained once (the meaning is
 # documented in each estimator; ``random_state`` accepts None, an int or a
@@ -86,6 +88,29 @@ SHARED_CONSTRAINTS = {
     "random_state": ["random_state"],
     "history_every": [Interval(Integral, 1, None, closed="left"), None],
 }
+
+
+# Below this many multiply-adds a dense product runs on one BLAS thread (about
+# 1 ms on one core). A threaded GEMM hands out work to threads that may have
+# to wait for a core: with the cores busy (cross-validation with n_jobs, other
+# users) a 53 x 438 x 55 product of a Vowel fold's prediction was seen to take
+# 16 ms instead of 0.06 ms, which alone made a 10-fold cross-validation several
+# times slower than SVC's (LIBSVM does not use BLAS). The result does not
+# depend on the number of threads (each entry is one thread's dot product).
+_SERIAL_BELOW = 1 << 24
+_threadpools = None
+
+
+def dense_product(A, B):
+    """``A @ B`` for 2-D ``A`` (dense or CSR) and a dense ``B``; a small dense
+    product on one BLAS thread (see ``_SERIAL_BELOW``)."""
+    global _threadpools
+    if sp.issparse(A) or A.shape[0] * A.shape[1] * B.shape[1] >= _SERIAL_BELOW:
+        return np.asarray(A @ B)
+    if _threadpools is None:  # scanning the loaded libraries costs ~0.1 ms: once
+        _threadpools = ThreadpoolController()
+    with _threadpools.limit(limits=1, user_api="blas"):
+        return A @ B
 
 
 def shared_constraints(*names):
@@ -240,12 +265,10 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
             history.close()
             result["rows"] = rows  # problem row -> training row
             results.append(result)
-            if history.rows:
-                traces.append(np.column_stack([np.full(len(history.rows), p),
-                                               np.array(history.rows, dtype=float)]))
+            traces.extend((p, *row) for row in history.rows)
 
         if traces:
-            trace = np.vstack(traces)
+            trace = np.array(traces, dtype=float)
             self.history_ = {
                 "problem": trace[:, 0].astype(int),
                 "iteration": trace[:, 1].astype(int),
@@ -312,14 +335,26 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
         if len(self.classes_) == 2:
             return values[:, 0]
         n_classes = len(self.classes_)
+        # Problem p adds to its classes (pos_p, neg_p): a vote (f > 0, f <= 0)
+        # and a confidence (+f, -f). One np.add.at over the columns
+        # pos_0, neg_0, pos_1, neg_1, ... instead of a Python loop of 4
+        # operations per problem: it visits each row's columns in that order, so
+        # every class receives its terms in problem order, as in the loop
+        # (bitwise equal sums), at a fraction of the cost for many problems.
+        problems = np.asarray(self.problems_)
+        columns = problems[:, ::-1].ravel()  # pos_0, neg_0, pos_1, neg_1, ...
+        win = values > 0
+        cast = np.empty((n_samples, 2 * len(problems)))
+        cast[:, 0::2] = win
+        cast[:, 1::2] = ~win
+        signed = np.empty_like(cast)
+        signed[:, 0::2] = values
+        signed[:, 1::2] = -values
+        at = (np.arange(n_samples)[:, None], columns[None, :])
         votes = np.zeros((n_samples, n_classes))
+        np.add.at(votes, at, cast)
         confidence = np.zeros((n_samples, n_classes))
-        for p, (neg, pos) in enumerate(self.problems_):
-            f = values[:, p]
-            votes[:, pos] += f > 0
-            votes[:, neg] += f <= 0
-            confidence[:, pos] += f
-            confidence[:, neg] -= f
+        np.add.at(confidence, at, signed)
         return votes + confidence / (3 * (np.abs(confidence) + 1))
 
     def predict(self, X):

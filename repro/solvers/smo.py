@@ -145,9 +145,10 @@ class SMO(_WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
     history_every : int or None, default=1
         Stride of ``history_`` in successful steps (see the base module's
         "Trace"). The kernel reports once per pass of its main loop (an O(l)
-        pass at least, against one Python call), so the default keeps every
-        pass; a larger stride keeps the passes that reach its next multiple.
-        None: no trace.
+        pass at least, against one Python call: about 1% of the solver's time
+        on Vowel's 100-sample problems), so the default keeps every pass; a
+        larger stride keeps the passes that reach its next multiple. None: no
+        trace.
 
     Attributes
     ----------
