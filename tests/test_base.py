@@ -9,6 +9,7 @@ import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.datasets import load_iris
 from sklearn.exceptions import ConvergenceWarning
+from threadpoolctl import threadpool_limits
 
 from estimators import ESTIMATORS
 from repro._kernels.linear_dcd import dcd_l1svm
@@ -220,3 +221,40 @@ def test_linear_model_decisions_on_csr_equal_dense():
     np.testing.assert_allclose(m._decision_values(sp.csr_matrix(X)), f_dense, rtol=1e-12)
     np.testing.assert_allclose(f_dense, X @ m.coef_.T + m.intercept_, rtol=1e-12)
     assert m.coef_.shape == (3, 4) and m.intercept_.shape == (3,)
+
+
+def test_one_vs_one_votes_equal_the_loop_over_problems_bitwise():
+    # decision_function sums each class's votes and confidences with one
+    # np.add.at; the order of the terms must stay that of a loop over problems
+    rng = np.random.default_rng(4)
+    X, y = rng.normal(size=(120, 3)), rng.integers(0, 5, 120)
+    m = SMO(gamma=0.5).fit(X, y)
+    values = rng.normal(size=(50, len(m.problems_))) * 10.0 ** rng.integers(-3, 4, (50, 1))
+    m._decision_values = lambda X: values  # any values: the combination is checked
+    votes, confidence = np.zeros((50, 5)), np.zeros((50, 5))
+    for p, (neg, pos) in enumerate(m.problems_):
+        f = values[:, p]
+        votes[:, pos] += f > 0
+        votes[:, neg] += f <= 0
+        confidence[:, pos] += f
+        confidence[:, neg] -= f
+    expected = votes + confidence / (3 * (np.abs(confidence) + 1))
+    np.testing.assert_array_equal(m.decision_function(X[:50]), expected)
+    # the data do tell orders apart: the problems summed backwards round differently
+    backwards = np.zeros((50, 5))
+    for p, (neg, pos) in reversed(list(enumerate(m.problems_))):
+        backwards[:, pos] += values[:, p]
+        backwards[:, neg] -= values[:, p]
+    assert not np.array_equal(backwards, confidence)
+
+
+def test_dense_product_is_the_product():
+    rng = np.random.default_rng(5)
+    A, B = rng.normal(size=(40, 30)), rng.normal(size=(30, 7))
+    with threadpool_limits(limits=1):
+        expected = A @ B
+    np.testing.assert_array_equal(base.dense_product(A, B), expected)  # small: one thread
+    A[A < 0.5] = 0.0
+    out = base.dense_product(sp.csr_matrix(A), B)
+    assert type(out) is np.ndarray
+    np.testing.assert_allclose(out, A @ B, rtol=1e-12, atol=1e-12)
