@@ -175,6 +175,7 @@ def test_history_evaluates_objectives_of_kept_rows_only_outside_the_time(monkeyp
         return f
 
     h = History(every=2)  # start: reading 0
+    assert not h.wants(1) and h.wants(2)
     for i in range(1, 6):
         h(i, objective(i))  # two readings per report: entry and exit
     h.close()

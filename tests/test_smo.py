@@ -6,7 +6,7 @@
   of the pseudo-code that counts as it goes (count mode and cache mode);
 * count mode and cache mode take the same path; the dual objective trace;
 * multiclass, termination guards, the hard-margin SVM on contradictory rows;
-* scikit-learn's estimator checks.
+* (scikit-learn's estimator checks: tests/test_estimator_checks.py, from tests/estimators.py).
 """
 import signal
 import time

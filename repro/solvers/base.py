@@ -95,8 +95,9 @@ SHARED_CONSTRAINTS = {
 # to wait for a core: with the cores busy (cross-validation with n_jobs, other
 # users) a 53 x 438 x 55 product of a Vowel fold's prediction was seen to take
 # 16 ms instead of 0.06 ms, which alone made a 10-fold cross-validation several
-# times slower than SVC's (LIBSVM does not use BLAS). The result does not
-# depend on the number of threads (each entry is one thread's dot product).
+# times slower than SVC's (LIBSVM does not use BLAS). OpenBLAS's one-thread and
+# threaded GEMM may round an entry differently (last bit): so did the plain
+# product between thread settings.
 _SERIAL_BELOW = 1 << 24
 _threadpools = None
 
