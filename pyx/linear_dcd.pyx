@@ -15,6 +15,8 @@ intercept is regularised, exactly as in LIBLINEAR with -B). Stopping rule: the
 projected-gradient spread  max PG - min PG <= tol  over all variables (checked
 again on the full set once shrinking has converged).
 """
+from functools import partial
+
 import numpy as np
 cimport numpy as cnp
 from cpython.exc cimport PyErr_CheckSignals
@@ -23,11 +25,24 @@ from _random cimport rng_seed, rng_randint
 
 cnp.import_array()
 
+def _dual_objective(const double[::1] w, int d, double wb, double sum_alpha):
+    """1/2 (||w||^2 + wb^2) - sum_i alpha_i, the dual objective (to minimise),
+    with w as it is when called."""
+    cdef double wnorm2 = wb * wb
+    cdef int k
+    for k in range(d):
+        wnorm2 += w[k] * w[k]
+    return 0.5 * wnorm2 - sum_alpha
+
+
 def dcd_l1svm(tuple x, const double[::1] y, double C, double bias, double tol,
               int max_iter, unsigned long long seed, object history):
     """Return (w, b_weight, alpha, n_iter, converged).
 
-    ``history(iteration, dual_objective)`` is called once per outer pass.
+    ``history(iteration, objective)`` is called once per outer pass, with
+    ``objective`` a zero-argument callable giving the dual objective at the end
+    of that pass (valid until w changes: the History evaluates it at once, or
+    for the last pass when the solver has returned).
     The decision value is x' w + bias * b_weight.
     """
     cdef Rows X
@@ -42,9 +57,9 @@ def dcd_l1svm(tuple x, const double[::1] y, double C, double bias, double tol,
     cdef int* index = <int*> &index_arr[0]
     cdef double* QD = &qd_arr[0]
     cdef double wb = 0.0, b2 = bias * bias
-    cdef double G, PG, yi, a_old, delta, sum_alpha = 0.0, wnorm2
+    cdef double G, PG, yi, a_old, delta, sum_alpha = 0.0
     cdef double PGmax_old = np.inf, PGmin_old = -np.inf, PGmax_new, PGmin_new
-    cdef int i, s, j, tmp, k, active = l, it = 0
+    cdef int i, s, j, tmp, active = l, it = 0
     cdef bint converged = False
     cdef unsigned long long state = rng_seed(seed)
 
@@ -94,10 +109,9 @@ def dcd_l1svm(tuple x, const double[::1] y, double C, double bias, double tol,
                 s += 1
         it += 1
         if history is not None:
-            wnorm2 = wb * wb
-            for k in range(d):
-                wnorm2 += w[k] * w[k]
-            history(it, 0.5 * wnorm2 - sum_alpha)
+            # the objective costs O(d): handed over as a callable, which the
+            # History evaluates (outside its timing) only for the passes it keeps
+            history(it, partial(_dual_objective, w_arr, d, wb, sum_alpha))
         PyErr_CheckSignals()  # let Ctrl-C stop a long fit between passes
         if PGmax_new - PGmin_new <= tol:
             if active == l:

@@ -6,7 +6,7 @@
   of the pseudo-code that counts as it goes (count mode and cache mode);
 * count mode and cache mode take the same path; the dual objective trace;
 * multiclass, termination guards, the hard-margin SVM on contradictory rows;
-* scikit-learn's estimator checks.
+* (scikit-learn's estimator checks: tests/test_estimator_checks.py, from tests/estimators.py).
 """
 import signal
 import time
@@ -20,7 +20,6 @@ from sklearn.datasets import load_iris, load_svmlight_file
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.svm import SVC
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from repro._kernels.kernels import kernel_matrix
 from repro.solvers._validation import KERNELS, as_rows_input
@@ -553,27 +552,3 @@ def test_hard_margin_separates_separable_data():
     assert np.all(f >= 1 - 2e-4 - 1e-9)  # every margin >= 1 (up to the tolerance)
     soft = SMO(C=1e6, gamma=1.0, tol=1e-4, kernel_cache=True).fit(X, y)
     np.testing.assert_array_equal(m.dual_coef_, soft.dual_coef_)
-
-
-# ---------------------------------------------------------------------------
-# scikit-learn's estimator checks
-# ---------------------------------------------------------------------------
-# Defaults throughout. HardMarginSVM is the slow one (~20 s of the checks): on
-# the checks' overlapping or random-label data the box C = 1e6 is reached and
-# SMO needs up to ~1e7 steps (LIBSVM's SVC(C=1e6) needs 2e6-3.5e6 there too);
-# with a lower max_iter check_classifiers_train fails on accuracy, so the
-# default (which converges on the blobs, and warns on pure noise) is kept.
-ESTIMATORS = [SMO(), SMO(modification=1, kernel_cache=True), HardMarginSVM()]
-
-# check name -> reason, per estimator class; investigated one by one (never a
-# blanket skip).
-EXPECTED_FAILED_CHECKS = {"SMO": {}, "HardMarginSVM": {}}
-
-
-def _expected_failed_checks(estimator):
-    return EXPECTED_FAILED_CHECKS.get(type(estimator).__name__, {})
-
-
-@parametrize_with_checks(ESTIMATORS, expected_failed_checks=_expected_failed_checks)
-def test_sklearn_compatible(estimator, check):
-    check(estimator)

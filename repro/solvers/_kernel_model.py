@@ -16,6 +16,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._kernels.kernels import kernel_matrix
 from ._validation import as_rows_input, kernel_params
+from .base import dense_product
 
 # Kernel values held at once when predicting (8 MB x 8 bytes = 64 MB).
 _CHUNK_VALUES = 8_000_000
@@ -80,5 +81,5 @@ class KernelExpansionMixin:
         for start in range(0, n, chunk):
             idx = np.arange(start, min(n, start + chunk), dtype=np.int32)
             K, _ = kernel_matrix(rows, self._sv_union, *self._kernel_args(), rows=idx)
-            out[start:start + len(idx)] = K @ self._union_coef + self.intercept_
+            out[start:start + len(idx)] = dense_product(K, self._union_coef) + self.intercept_
         return out
