@@ -138,6 +138,12 @@ def write_job(table_id: str, profile: str, fields: dict, output) -> None:
     write_records(output, run_job(table_id, profile, fields), table_spec(table_id).schema)
 
 
+def table_run(table_id: str, profile: str, skipped=(), partial=(), note: str = "") -> TableRun:
+    """The :class:`TableRun` of a table under a profile (its paper's protocol)."""
+    protocol = paper_module(table_spec(table_id).paper).PROTOCOLS[profile]
+    return TableRun(profile, protocol, tuple(skipped), tuple(partial), note)
+
+
 def build_table(table_id: str, records: pd.DataFrame, table_run: TableRun) -> TableOutput:
     return table_spec(table_id).build(records, table_run)
 

@@ -12,16 +12,15 @@ import argparse
 from pathlib import Path
 from types import SimpleNamespace
 
-from . import TableRun, paper_module, table_spec, write_table
+from . import table_run, write_table
 
 
 def rebuild(table_id: str, tables="paper_tables", profile: str = "full") -> list:
     """Rewrite the table's CSV and Markdown from its records; returns the paths."""
-    spec = table_spec(table_id)
     folder = Path(tables)
     records = folder / f"{table_id}_records.csv"
     outputs = SimpleNamespace(csv=folder / f"{table_id}.csv", md=folder / f"{table_id}.md")
-    write_table(table_id, [records], outputs, TableRun(profile, paper_module(spec.paper).PROTOCOLS[profile]))
+    write_table(table_id, [records], outputs, table_run(table_id, profile))
     return [outputs.csv, outputs.md]
 
 

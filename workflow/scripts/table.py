@@ -2,11 +2,9 @@
 
 params: table (a table id), profile, skipped and partial (config lists), note."""
 from repro._io import log_to
-from repro.experiments import TableRun, paper_module, table_spec, write_table
+from repro.experiments import table_run, write_table
 
 with log_to(snakemake.log[0]):  # noqa: F821 (the snakemake object)
     params = snakemake.params  # noqa: F821
-    spec = table_spec(params.table)
-    run = TableRun(params.profile, paper_module(spec.paper).PROTOCOLS[params.profile],
-                   tuple(params.skipped), tuple(params.partial), params.note)
+    run = table_run(params.table, params.profile, params.skipped, params.partial, params.note)
     write_table(params.table, snakemake.input, snakemake.output, run)  # noqa: F821
