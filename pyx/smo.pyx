@@ -65,9 +65,13 @@ Conventions (they move Table 1 counts by tens of percent, see the notes):
   segment, and alpha_2 moves to the lower end if it is lower by more than eps_step.
 * When a2 is clipped to L or H, a1 is set to its bound exactly (not through
   a rounded subtraction), so the index sets are decided by exact comparisons.
-  Besides, a new multiplier within snap = (2 eps_step + 1e-15) C of 0 or C is
-  put on that bound (the equality sum_i y_i alpha_i = 0 then moves by at most
-  snap). Without it rounding leaves multipliers an ulp inside the box, in I0,
+  Besides, a new multiplier within (2 eps_step + 1e-15) m of 0, m the largest
+  of the pair's old and new multipliers, or within (2 eps_step + 1e-15) C of C,
+  is put on that bound (the equality sum_i y_i alpha_i = 0 then moves by at most
+  that much). Both widths are relative to the scale they act on: a width
+  proportional to C near 0 put every multiplier of a problem whose multipliers
+  are small next to C (a large C, or widely separated data) on 0, a trivial
+  model reported as converged. Without it rounding leaves multipliers an ulp inside the box, in I0,
   where the only feasible step for a violating pair is shorter than the
   minimum step: the solver then stops with b_low - b_up far above 2 tau (seen
   with duplicate all-zero rows), or with eps_step = 0 swaps the ulp between
@@ -214,7 +218,8 @@ cdef struct Solver:
     double C
     double tol
     double eps
-    double snap        # (2 eps + 1e-15) C
+    double snap_rel    # 2 eps + 1e-15: the snap's width relative to the scale it acts on
+    double snap        # snap_rel C: how close to C a multiplier is put on C
     double b_up
     double b_low
     int i_up
@@ -380,7 +385,7 @@ cdef inline double step_objective(double y2, double F1, double F2, double eta,
 
 cdef int take_step(Solver* S, int i1, int i2) noexcept nogil:
     cdef double alph1, alph2, y1, y2, F1, F2, s, L, H, k11, k12, k22, eta
-    cdef double a1, a2, d1, d2, c1, c2, Lobj, Hobj, v1, v2
+    cdef double a1, a2, d1, d2, c1, c2, Lobj, Hobj, v1, v2, snap0
     cdef double* r1 = NULL
     cdef double* r2 = NULL
     cdef int t, i
@@ -438,12 +443,15 @@ cdef int take_step(Solver* S, int i1, int i2) noexcept nogil:
         a1 = 0.0
     elif a1 > S.C:
         a1 = S.C
-    # a multiplier within S.snap of a bound is put on it (see the module docstring)
-    if a1 < S.snap:
+    # a multiplier within a rounding-sized distance of a bound is put on it (see
+    # the module docstring): near 0 relative to the pair's multipliers, near C
+    # relative to C, so that neither width grows with C alone
+    snap0 = S.snap_rel * max(max(alph1, alph2), max(a1, a2))
+    if a1 < snap0:
         a1 = 0.0
     elif a1 > S.C - S.snap:
         a1 = S.C
-    if a2 < S.snap:
+    if a2 < snap0:
         a2 = 0.0
     elif a2 > S.C - S.snap:
         a2 = S.C
@@ -547,14 +555,18 @@ cdef int examine_example(Solver* S, int i2) noexcept nogil:
 cdef void _warm_start(Solver* S, const double[::1] alpha0) except *:
     """Start from a feasible alpha0: index sets, every F_i, b_up / b_low, W."""
     cdef int i, l = S.l
-    cdef double a, balance = 0.0, total = 0.0
+    cdef double a, balance = 0.0, total = 0.0, snap0, largest = 0.0
     if alpha0.shape[0] != l:
         raise ValueError(f"alpha0 has {alpha0.shape[0]} entries for {l} examples")
+    for i in range(l):
+        if alpha0[i] > largest:
+            largest = alpha0[i]
+    snap0 = S.snap_rel * largest  # relative to the multipliers, as in take_step
     for i in range(l):
         a = alpha0[i]
         if not (0.0 <= a <= S.C):
             raise ValueError(f"alpha0[{i}] = {a!r} is outside [0, C = {S.C!r}]")
-        if a < S.snap:
+        if a < snap0:
             a = 0.0
         elif a > S.C - S.snap:
             a = S.C
@@ -689,7 +701,8 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
     S.C = C
     S.tol = tol
     S.eps = eps_step
-    S.snap = (2.0 * eps_step + 1e-15) * C
+    S.snap_rel = 2.0 * eps_step + 1e-15
+    S.snap = S.snap_rel * C
     S.obj = 0.0
     S.n_steps = 0
     S.n_f = 0

@@ -12,7 +12,7 @@ from .._kernels.kernels import fill_sqnorms
 KERNELS = {"linear": 0, "rbf": 1, "poly": 2, "precomputed": 3}
 
 
-def as_rows_input(X):
+def as_rows_input(X, check_norms=True):
     """Return the tuple ``(data, indices, indptr, sqnorm, n_rows, n_features, dense)``
     read by ``rows_init`` in pyx/_rows.pxd."""
     n, d = X.shape
@@ -33,6 +33,11 @@ def as_rows_input(X):
         rows = (data, indices, None, np.zeros(n), n, d, True)
     # the same summation for both layouts: bitwise equal norms for equal data
     fill_sqnorms(rows)
+    sqnorm = rows[3]
+    if check_norms and not np.all(np.isfinite(sqnorm)):
+        i = int(np.flatnonzero(~np.isfinite(sqnorm))[0])
+        raise ValueError(f"row {i} of X has a squared norm beyond float64 (its values are finite "
+                         f"but too large): scale the features")
     return rows
 
 

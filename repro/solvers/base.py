@@ -8,7 +8,8 @@ A solver subclass implements one binary problem with labels in {-1, +1}:
   contain ``"n_iter"`` and ``"converged"`` (bool); when ``converged`` is False
   it also names what stopped the solver: ``"limit"`` (the limit reached, e.g.
   ``"max_iter=1000 passes"``), ``"parameter"`` (the parameter to change, e.g.
-  ``"max_iter"``) and optionally ``"detail"`` (one sentence, e.g. the gap left).
+  ``"max_iter"``; None when no setting helps, e.g. a failed final check of the
+  solution) and optionally ``"detail"`` (one sentence, e.g. the gap left).
   The base adds ``"rows"``, the training-set index of each row of the problem.
 * ``_set_fitted(results, X)``: publish fitted attributes (``coef_``,
   ``support_``, ...) from the list of per-problem dicts (``X``: the validated
@@ -112,6 +113,20 @@ def dense_product(A, B):
         _threadpools = ThreadpoolController()
     with _threadpools.limit(limits=1, user_api="blas"):
         return A @ B
+
+
+def _check_symmetric_gram(K):
+    """Refuse a Gram matrix that is not symmetric (to rounding): a cheap O(n^2)
+    check that catches a transposed or mismatched K(X_train, X_train). Positive
+    semi-definiteness is assumed, not checked (that would cost O(n^3)): with an
+    indefinite K the dual is not convex and a solver stops at a stationary point
+    that need not be the optimum."""
+    scale = float(np.max(np.abs(K), initial=0.0))
+    asym = float(np.max(np.abs(K - K.T), initial=0.0))
+    if asym > 1e-10 * scale:
+        i, j = np.unravel_index(int(np.argmax(np.abs(K - K.T))), K.shape)
+        raise ValueError(f"kernel='precomputed' needs a symmetric Gram matrix K(X_train, X_train); "
+                         f"K[{i}, {j}] - K[{j}, {i}] = {K[i, j] - K[j, i]:.3g} (largest |K| {scale:.3g})")
 
 
 def shared_constraints(*names):
@@ -241,6 +256,8 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
                 f"kernel='precomputed' needs the square Gram matrix K(X_train, X_train) "
                 f"in fit; got an array of shape {X.shape}."
             )
+        if precomputed:
+            _check_symmetric_gram(X)
         check_classification_targets(y)
         classes, y_idx = np.unique(y, return_inverse=True)
         if len(classes) < 2:
@@ -263,6 +280,7 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
                 yp = np.where(y_idx[rows] == pos, 1.0, -1.0)
             history = History(every)
             result = self._fit_binary(Xp, yp, history)
+            self._check_finite(result, p)
             history.close()
             result["rows"] = rows  # problem row -> training row
             results.append(result)
@@ -310,9 +328,25 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
             if first.get("detail"):
                 where = f"problem {self.problems_[p]}: " if len(results) > 1 else ""
                 part += f" ({where}{first['detail']})"
-            parts.append(part + f"; change {parameter} to go further")
+            # no parameter: a check failed that no setting can fix (a bug to report)
+            parts.append(part + (f"; change {parameter} to go further" if parameter else ""))
         warnings.warn(f"{type(self).__name__}: {what}: " + "; ".join(parts) + ".",
                       ConvergenceWarning, stacklevel=3)
+
+    # the numbers of a problem's result that a model is made of
+    _RESULT_ARRAYS = ("coef", "dual_coef", "intercept", "objective")
+
+    def _check_finite(self, result, p):
+        """A ValueError naming the cause when a problem's model holds a NaN or an
+        infinity (finite data whose norms or kernel values overflow float64),
+        instead of a model that predicts one class everywhere."""
+        for key in self._RESULT_ARRAYS:
+            if key in result and not np.all(np.isfinite(result[key])):
+                where = f" (problem {self.problems_[p]})" if len(self.problems_) > 1 else ""
+                raise ValueError(
+                    f"{type(self).__name__}: non-finite {key} after {result.get('n_iter')} "
+                    f"iterations{where}: the data's norms or kernel values overflow float64; "
+                    f"scale the features (or lower gamma / degree)")
 
     def _fit_binary(self, X, y, history):  # pragma: no cover - abstract
         raise NotImplementedError
@@ -333,6 +367,9 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
                           dtype=np.float64, order="C", reset=False)
         n_samples = X.shape[0]
         values = self._decision_values(X)
+        if not np.all(np.isfinite(values)):
+            raise ValueError(f"{type(self).__name__}: non-finite decision values: X's norms or its "
+                             f"kernel values overflow float64; scale the features as for training")
         if len(self.classes_) == 2:
             return values[:, 0]
         n_classes = len(self.classes_)

@@ -47,6 +47,12 @@ def _solve(estimator, X, y, history, *, C, modification, tol, kernel_cache,
                 "detail": f"stopped with b_low - b_up = {gap:.3g} > 2 tol = {2 * tol:g}: the "
                           f"remaining steps were refused by eps_step = {eps_step:g} (Platt's "
                           f"1e-3 does this; 1e-12 refuses round-off steps only)"}
+    failed = _check_solution(estimator, alpha, y, C, b, objective, n_iter, eps_step)
+    if failed and stop:
+        stop["detail"] += f"; and the final check of the solution failed: {failed}"
+    elif failed:
+        converged, stop = False, {"limit": "the final check of the solution", "parameter": None,
+                                  "detail": failed}
     support = np.flatnonzero(alpha > 0)
     return {
         "support": support,
@@ -62,6 +68,33 @@ def _solve(estimator, X, y, history, *, C, modification, tol, kernel_cache,
         "C": C,
         **stats,
     }
+
+
+def _balance_rtol(eps_step):
+    """|sum_i y_i alpha_i| allowed at the end, relative to sum_i alpha_i: every
+    step keeps the equality up to rounding, and a multiplier put on a bound
+    moves it by at most (2 eps_step + 1e-15) of the pair's scale (pyx/smo.pyx);
+    a few such moves are allowed for, a larger imbalance is a broken solution."""
+    return max(1e-8, 4.0 * (2.0 * eps_step + 1e-15))
+
+
+def _check_solution(estimator, alpha, y, C, b, objective, n_iter, eps_step):
+    """What is wrong with the returned multipliers, or "" when they are a
+    feasible point: finite, in the box [0, C], sum_i y_i alpha_i = 0 (up to
+    ``_balance_rtol``). Non-finite values raise a ValueError (data or kernel
+    values beyond float64: no setting of the solver helps)."""
+    name = type(estimator).__name__
+    if not (np.isfinite(alpha).all() and np.isfinite(b) and np.isfinite(objective)):
+        raise ValueError(
+            f"{name}: non-finite multipliers, threshold or objective after {n_iter} SMO steps: "
+            f"the kernel values overflow float64 (scale the features, or lower gamma / degree)")
+    if alpha.min(initial=0.0) < 0.0 or alpha.max(initial=0.0) > C:
+        return f"multipliers outside [0, C]: min {alpha.min():.3g}, max {alpha.max():.3g}, C = {C:g}"
+    balance = abs(float(np.dot(y, alpha)))
+    if balance > _balance_rtol(eps_step) * max(float(alpha.sum()), np.finfo(float).tiny):
+        return (f"sum_i y_i alpha_i = {balance:.3g} for sum_i alpha_i = {alpha.sum():.3g}: "
+                f"the multipliers violate the equality constraint")
+    return ""
 
 
 class _WarmStartMixin:
