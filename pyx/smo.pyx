@@ -94,7 +94,7 @@ Conventions (they move Table 1 counts by tens of percent, see the notes):
 """
 import numpy as np
 cimport numpy as cnp
-from libc.math cimport fabs, INFINITY
+from libc.math cimport fabs, isfinite, INFINITY
 from cpython.exc cimport PyErr_CheckSignals
 from _rows cimport Rows, Cols, rows_init, cols_init
 from _kernel cimport (KernelSpec, kernel_spec, kernel_ij, kernel_row, kernel_row_by_columns,
@@ -718,6 +718,13 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
     if kind != KERNEL_RBF:  # K_ii = 1 for the RBF kernel: nothing to evaluate
         for i in range(l):
             kdiag_arr[i] = kernel_ij(&k, &X, i, &X, i)
+            # |K_ij| <= sqrt(K_ii K_jj) for a PSD kernel: finite diagonal values
+            # keep every kernel value finite, an overflowing one would stall
+            # every step (eta = nan) into a trivial model
+            if not isfinite(kdiag_arr[i]):
+                raise ValueError(f"K(x_{i}, x_{i}) = {kdiag_arr[i]!r} before the first step: the "
+                                 f"kernel values overflow float64 (scale the features, or lower "
+                                 f"gamma / degree)")
 
     if kind == KERNEL_PRECOMPUTED:
         if not X.dense or X.n_features != l:

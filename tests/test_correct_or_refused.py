@@ -121,7 +121,7 @@ def test_kernel_values_beyond_float64_are_refused_with_the_iteration():
     y = np.tile([0, 1], 15)
     with pytest.raises(ValueError, match=r"non-finite dual_coef after \d+ iterations.*overflow float64"):
         GSSVM(kernel="poly", degree=200, gamma=10.0).fit(X, y)
-    with pytest.raises(ValueError, match="non-finite multipliers"):
+    with pytest.raises(ValueError, match=r"K\(x_0, x_0\) = inf before the first step.*overflow float64"):
         SMO(kernel="poly", degree=200, gamma=10.0).fit(X, y)
 
 
