@@ -102,7 +102,8 @@ def compare(published: pd.DataFrame, reproduced: pd.DataFrame, paper: str, table
 
     The column ``why`` holds, for a miss, the registry's reason with its
     computed facts and where to see the evidence; ``attrs["explanations_used"]``
-    maps each explained (dataset, method) to the registry key that covered it.
+    maps each (dataset, method) with an entry to the resolved entry
+    (:class:`repro.explanations.Resolved`: its key, and whether its condition holds).
     """
     from .explanations import explain
     from .tolerances import tolerance_for
@@ -137,7 +138,7 @@ def compare(published: pd.DataFrame, reproduced: pd.DataFrame, paper: str, table
                 verdict, why = MISS_UNEXPLAINED, "no entry in repro/explanations.py"
             else:
                 verdict, why = (MISS_EXPLAINED if entry.explained else MISS_UNEXPLAINED), entry.text
-                used[(row.dataset, row.method)] = entry.key
+                used[(row.dataset, row.method)] = entry
         if row.standin:
             verdict += STANDIN
         verdicts.append(verdict)
@@ -146,8 +147,8 @@ def compare(published: pd.DataFrame, reproduced: pd.DataFrame, paper: str, table
     out["tolerance"] = tols
     out["why"] = whys
     out = out[COMPARISON_COLUMNS]
-    # (dataset, method) -> the registry key that explained the miss: how the
-    # tests find entries that no longer match any miss
+    # (dataset, method) -> the registry's resolved entry (key, whether its
+    # condition holds): how the tests find stale entries
     out.attrs["explanations_used"] = used
     return out
 

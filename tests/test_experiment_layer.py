@@ -83,7 +83,10 @@ def test_paired_ttest_is_scipys_and_handles_degenerate_samples():
     a, b = rng.normal(size=10), rng.normal(size=10)
     assert paired_ttest(a, b) == pytest.approx(tuple(stats.ttest_rel(a, b)))
     assert paired_ttest(a, a)[1] == 1.0                       # equal: a tie
-    assert paired_ttest(a + 1, a) == (np.inf, 0.0)            # constant gain: significant
+    k = np.arange(10.0)
+    assert paired_ttest(k + 1, k) == (np.inf, 0.0)            # constant gain: significant
+    t, p = paired_ttest(a + 1, a)                             # equal up to rounding: scipy's large t
+    assert t > 1e6 and p < 1e-12
     assert np.isnan(paired_ttest([1.0], [0.0])[1])            # one pair: no test
 
 
@@ -142,6 +145,10 @@ def test_records_round_trip_with_their_types(tmp_path):
     ("name,fold,score,flag\na,1.0,0.5,True\n", "line 2, column 'fold': '1.0' is not a valid int"),
     ("name,fold,score,flag\na,0,high,True\n", "line 2, column 'score': 'high' is not a valid float"),
     ("name,fold,score,flag\na,0,0.5,yes\n", "line 2, column 'flag': 'yes' is not a valid bool"),
+    ("name,fold,score,flag\na,1_000,0.5,True\n", "line 2, column 'fold': '1_000' is not a valid int"),
+    ("name,fold,score,flag\na,99999999999999999999,0.5,True\n", "column 'fold': '9+' is not a valid int"),
+    ("name,fold,score,flag\na,0,inf,True\n", "line 2, column 'score': 'inf' is not a valid float"),
+    ('name,fold,score,flag\n"a\n', "line 2, column 'name': a line break inside a field"),
     ("name,fold,score\na,0,0.5\n", r"line 1: columns do not match the schema \(missing \['flag'\]"),
     ("name,fold,score,flag,x\na,0,0.5,True,1\n", r"unknown \['x'\]"),
     ("", "empty records file"),
@@ -154,11 +161,18 @@ def test_malformed_records_are_refused_with_the_line(tmp_path, text, message):
     assert str(path) in str(info.value)
 
 
-def test_records_that_do_not_fit_the_schema_are_not_written(tmp_path):
-    bad = FRAME.assign(fold=[0.0, np.nan])  # an int column with a hole
-    with pytest.raises(ValueError, match="row 1, column 'fold'"):
+@pytest.mark.parametrize("column, values", [
+    ("fold", [0.0, np.nan]), ("fold", [0, np.inf]), ("fold", [0, 1e20]), ("fold", [0, True]),
+    ("score", [0.5, np.inf]), ("score", [0.5, False]), ("flag", [True, 1]), ("name", ["a", 3]),
+])
+def test_records_that_do_not_fit_the_schema_are_not_written(tmp_path, column, values):
+    bad = FRAME.assign(**{column: values})
+    with pytest.raises(ValueError, match=f"row 1, column '{column}'"):
         write_records(tmp_path / "r.csv", bad, SCHEMA)
     assert not (tmp_path / "r.csv").exists()
+
+
+def test_unknown_column_kinds_are_refused():
     with pytest.raises(ValueError, match="unknown column kinds"):
         RecordSchema({"x": "complex"})
 
@@ -204,6 +218,7 @@ def test_a_new_papers_experiment_is_grids_a_hook_and_table_specs(tmp_path, monke
 
     import repro.experiments as E
     from repro.experiments.records import JobFiles
+    from repro.experiments.report import split_means
     from repro.experiments.selection import select_and_test
     from repro.solvers import LinearSVM
     from repro.tables import compare, to_markdown
@@ -233,8 +248,8 @@ def test_a_new_papers_experiment_is_grids_a_hook_and_table_specs(tmp_path, monke
         return pd.DataFrame(rows)
 
     def build(records, table_run):
-        cells = (records.groupby(["dataset", "method"]).accuracy.mean().mul(100).rename("value")
-                 .reset_index().assign(metric="accuracy_percent"))
+        cells = split_means(records.rename(columns={"dataset": "paper_dataset"}).assign(
+            dataset="ours", standin=False), "accuracy", "accuracy_percent")
         pub = cells.assign(value=cells.value + 1.0)  # what a published table would hold
         comparison = compare(pub, cells, "ldm", "ldm_table2")
         tests = paired_comparison(records, "LDM", "SVM", score="accuracy", scale=100)

@@ -107,8 +107,10 @@ def test_every_entry_of_the_registry_still_matches_a_miss(rebuilt, table):
 
     if table not in rebuilt:
         pytest.skip(f"no records for {table}")
-    used = set(rebuilt[table].attrs["explanations_used"].values())
-    stale = set(entries(table)) - used
+    resolved = rebuilt[table].attrs["explanations_used"]
+    failing = {cell: r.key for cell, r in resolved.items() if not r.holds}
+    assert not failing, f"{table}: entries whose condition no longer holds (stale): {failing}"
+    stale = set(entries(table)) - {r.key for r in resolved.values()}
     assert not stale, f"{table}: entries that match no miss (stale: remove or update): {sorted(map(str, stale))}"
 
 

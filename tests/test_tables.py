@@ -48,10 +48,11 @@ def test_verdicts_follow_the_tolerance_rules(registry):
 def test_a_registered_miss_is_explained_with_computed_facts(registry):
     registry[("test_table", "A", "SMO")] = Explanation(
         reason="ours is {ratio:.2f} times the paper's, {extra}", evidence="the context",
+        when=lambda cell, ctx: cell.reproduced > cell.published, condition="ours above",
         facts=lambda cell, ctx: {"ratio": cell.reproduced / cell.published, "extra": ctx["extra"]})
     registry[("test_table", None, "GS")] = Explanation(
         reason="a rule for {cell.dataset}", evidence="nowhere", explained=False,
-        when=lambda cell, ctx: cell.reproduced < cell.published)
+        when=lambda cell, ctx: cell.reproduced < cell.published, condition="ours below")
     t = compare(PUB, REP, "gs_svm", "test_table", context={"extra": "computed"}).set_index(["dataset", "method"])
     assert t.loc[("A", "SMO"), "verdict"] == "miss (explained)"
     assert t.loc[("A", "SMO"), "why"] == "ours is 2.05 times the paper's, computed. Evidence: the context."
@@ -59,11 +60,24 @@ def test_a_registered_miss_is_explained_with_computed_facts(registry):
     assert t.loc[("B", "GS"), "why"].startswith("a rule for B")
     assert t.loc[("A", "GS"), "why"] == ""                                    # ok: no reason
     used = compare(PUB, REP, "gs_svm", "test_table", context={"extra": ""}).attrs["explanations_used"]
-    assert used == {("A", "SMO"): ("test_table", "A", "SMO"), ("B", "GS"): ("test_table", None, "GS")}
+    assert {cell: (r.key, r.holds) for cell, r in used.items()} == {
+        ("A", "SMO"): (("test_table", "A", "SMO"), True), ("B", "GS"): (("test_table", None, "GS"), True)}
+
+
+def test_a_cell_entry_whose_condition_fails_leaves_the_miss_unexplained(registry):
+    registry[("test_table", "A", "SMO")] = Explanation(
+        reason="ours is below", evidence="", when=lambda cell, ctx: cell.reproduced < cell.published,
+        condition="ours below the paper")
+    t = compare(PUB, REP, "gs_svm", "test_table")
+    row = t.set_index(["dataset", "method"]).loc[("A", "SMO")]
+    assert row["verdict"] == "miss (unexplained)"
+    assert row["why"].startswith("the registered reason does not hold here (ours below the paper is false)")
+    assert not t.attrs["explanations_used"][("A", "SMO")].holds
 
 
 def test_a_rule_whose_condition_fails_leaves_the_miss_unexplained(registry):
-    registry[("test_table", None, None)] = Explanation(reason="never", evidence="", when=lambda c, x: False)
+    registry[("test_table", None, None)] = Explanation(reason="never", evidence="", when=lambda c, x: False,
+                                                       condition="never")
     t = compare(PUB, REP, "gs_svm", "test_table")
     assert verdicts(t)[("A", "SMO")] == "miss (unexplained)"
 

@@ -34,7 +34,6 @@ class TableRun:
     profile: str
     protocol: object
     skipped: tuple = ()        # datasets left out by config (skip_datasets)
-    partial: tuple = ()        # datasets built from the splits run so far (partial_datasets)
     note: str = ""             # the workflow's note (e.g. which sets were skipped)
 
 
@@ -73,15 +72,17 @@ class TableSpec:
         """The folder of this table's job files under a profile's results folder."""
         return f"{results}/{self.paper}/{self.name}"
 
-    def job_paths(self, results, protocol, exclude=(), existing_only=()) -> list:
-        """Every job file of a profile, without those of datasets in ``exclude``;
-        for datasets in ``existing_only`` (a run still in progress, built from
-        the splits it has: config ``partial_datasets``) only the files on disk."""
+    def job_paths(self, results, protocol, exclude=(), partial=()) -> list:
+        """Every job file of a profile, without those of datasets in ``exclude``
+        (config ``skip_datasets``); for a per-split table, datasets in
+        ``partial`` (config ``partial_datasets``: a run still in progress) keep
+        only the files on disk, so the table is built from the splits run so far."""
+        partial = partial if self.per_split else ()
         paths = []
         for fields in self.jobs(protocol):
             dataset = fields.get("dataset")
             path = self.job_files.path(self.folder(results), **fields)
-            if dataset in exclude or (dataset in existing_only and not path.exists()):
+            if dataset in exclude or (dataset in partial and not path.exists()):
                 continue
             paths.append(str(path))
         return paths
@@ -138,10 +139,10 @@ def write_job(table_id: str, profile: str, fields: dict, output) -> None:
     write_records(output, run_job(table_id, profile, fields), table_spec(table_id).schema)
 
 
-def table_run(table_id: str, profile: str, skipped=(), partial=(), note: str = "") -> TableRun:
+def table_run(table_id: str, profile: str, skipped=(), note: str = "") -> TableRun:
     """The :class:`TableRun` of a table under a profile (its paper's protocol)."""
     protocol = paper_module(table_spec(table_id).paper).PROTOCOLS[profile]
-    return TableRun(profile, protocol, tuple(skipped), tuple(partial), note)
+    return TableRun(profile, protocol, tuple(skipped), note)
 
 
 def build_table(table_id: str, records: pd.DataFrame, table_run: TableRun) -> TableOutput:
@@ -156,6 +157,7 @@ def write_table(table_id: str, inputs, outputs, table_run: TableRun) -> None:
 
     spec = table_spec(table_id)
     records = read_all(inputs, spec.schema)
+    spec.job_files.check_jobs(records)
     out = build_table(table_id, records, table_run)
     if hasattr(outputs, "records"):
         write_records(outputs.records, records, spec.schema)

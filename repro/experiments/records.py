@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,19 +31,44 @@ from .._io import write_text_atomic
 KINDS = ("str", "int", "float", "bool")
 
 
+_INT64 = (-(2 ** 63), 2 ** 63 - 1)
+_INT_TEXT = re.compile(r"-?[0-9]+")
+
+
 def _parse(kind: str, text: str):
+    """The value of one CSV field; ValueError if it is not a valid ``kind``."""
     if kind == "str":
         return text
-    if kind == "float":
-        return math.nan if text == "" else float(text)
-    if kind == "int":
-        value = float(text)  # pandas writes an int column holding NaN as floats: refused below
-        if not value.is_integer() or "." in text or "e" in text.lower():
+    if kind == "bool":
+        if text not in ("True", "False"):
             raise ValueError
-        return int(text)
-    if text not in ("True", "False"):
+        return text == "True"
+    if kind == "float":
+        value = math.nan if text == "" else float(text)
+        if math.isinf(value):  # no record holds an infinity; an overflow is refused
+            raise ValueError
+        return value
+    if not _INT_TEXT.fullmatch(text):  # "1.0", "1e3", "": what pandas writes for an int column with NaN
         raise ValueError
-    return text == "True"
+    value = int(text)
+    if not _INT64[0] <= value <= _INT64[1]:
+        raise ValueError
+    return value
+
+
+def _valid(kind: str, value) -> bool:
+    """Whether a value in a frame is a valid ``kind`` (what _parse would give back)."""
+    if isinstance(value, (bool, np.bool_)):
+        return kind == "bool"
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "float":
+        return isinstance(value, (int, float, np.integer, np.floating)) and not math.isinf(value)
+    if kind == "int":
+        if isinstance(value, (float, np.floating)):  # an int column read with a NaN becomes float
+            return math.isfinite(value) and float(value).is_integer() and _INT64[0] <= value <= _INT64[1]
+        return isinstance(value, (int, np.integer)) and _INT64[0] <= value <= _INT64[1]
+    return False
 
 
 @dataclass(frozen=True)
@@ -72,6 +98,10 @@ class RecordSchema:
         kinds = [self.columns[c] for c in header]
         values = []
         for number, row in enumerate(rows[1:], start=2):
+            broken = [name for name, field in zip(header, row) if "\n" in field or "\r" in field]
+            if broken:  # no record holds one: a file cut inside a quoted field
+                raise ValueError(f"{source}, line {number}, column {broken[0]!r}: a line break inside "
+                                 f"a field (the file is cut short or hand-edited); refused")
             if len(row) != len(header):
                 raise ValueError(f"{source}, line {number}: {len(row)} fields, expected {len(header)}")
             parsed = []
@@ -97,19 +127,11 @@ class RecordSchema:
         if missing or unknown:
             raise ValueError(f"{source}: records do not match the schema (missing {missing}, unknown {unknown})")
         for name, kind in self.columns.items():
-            column = frame[name]
-            if kind == "float":
-                ok = pd.to_numeric(column, errors="coerce").notna() | column.isna()
-            elif kind == "int":
-                numbers = pd.to_numeric(column, errors="coerce")
-                ok = numbers.notna() & (numbers == np.floor(numbers))
-            elif kind == "bool":
-                ok = column.map(lambda v: isinstance(v, (bool, np.bool_)))
-            else:
-                ok = column.map(lambda v: isinstance(v, str))
-            if not ok.all():
-                row = int(np.flatnonzero(~ok.to_numpy())[0])
-                raise ValueError(f"{source}: row {row}, column {name!r}: {column.iloc[row]!r} is not a valid {kind}")
+            ok = [_valid(kind, v) for v in frame[name]]
+            if not all(ok):
+                row = ok.index(False)
+                raise ValueError(f"{source}: row {row}, column {name!r}: {frame[name].iloc[row]!r} "
+                                 f"is not a valid {kind}")
         return self._typed(frame[list(self.columns)])
 
 
@@ -142,11 +164,15 @@ class JobFiles:
 
     ``template`` is relative to the table's results folder, e.g.
     ``"{dataset}/fold{fold}.csv"``; ``keys`` maps each template field to the
-    record column holding it (``{"dataset": "paper_dataset", "fold": "fold"}``).
-    The workflow's rules and :meth:`restore` both use this one template.
+    record column holding it (``{"dataset": "paper_dataset", "fold": "split_index"}``);
+    ``rows`` is the number of records one job writes (None: not fixed), so that
+    a job with records missing (a records file cut at a line boundary) is
+    refused rather than restored. The workflow's rules and :meth:`restore` both
+    use this one template.
     """
     template: str
     keys: dict
+    rows: int | None = None
 
     def path(self, folder, **fields) -> Path:
         """The job file of ``fields``; a field without a value (None or NaN:
@@ -155,17 +181,33 @@ class JobFiles:
             return "none" if v is None or (isinstance(v, float) and math.isnan(v)) else v
         return Path(folder) / self.template.format(**{k: text(v) for k, v in fields.items()})
 
+    def check_jobs(self, records: pd.DataFrame) -> list:
+        """``records`` grouped by job, ``[(key values, records), ...]``; a
+        ValueError naming the first job whose number of records is not ``rows``
+        (a records file cut at a line boundary, or edited)."""
+        jobs = list(records.groupby(list(self.keys.values()), sort=True, dropna=False))  # NaN keys too
+        for values, job in jobs:
+            if self.rows is not None and len(job) != self.rows:
+                raise ValueError(f"job {dict(zip(self.keys, _as_tuple(values)))} has {len(job)} records, "
+                                 f"expected {self.rows} (records cut short or edited)")
+        return jobs
+
     def restore(self, records: pd.DataFrame, folder, schema: RecordSchema) -> list:
         """Write one file per job of ``records`` under ``folder``, byte for byte
         as the job writes it, unless that file exists (what this machine ran
-        wins). Returns the paths written."""
-        columns = list(self.keys.values())
+        wins). Every job is checked first (:meth:`check_jobs`): nothing is
+        written from records with a job cut short. Returns the paths written."""
+        jobs = self.check_jobs(records)
         written = []
-        for values, job in records.groupby(columns, sort=True):
-            fields = dict(zip(self.keys, values if isinstance(values, tuple) else (values,)))
+        for values, job in jobs:
+            fields = dict(zip(self.keys, _as_tuple(values)))
             path = self.path(folder, **fields)
             if path.exists():
                 continue
             write_records(path, job, schema)
             written.append(path)
         return written
+
+
+def _as_tuple(values):
+    return values if isinstance(values, tuple) else (values,)

@@ -33,7 +33,7 @@ def statuses(table_datasets, protocol_datasets, table_run, short=None, n_splits=
     reproduced value, the first that applies of: ``partial`` (run on fewer
     splits than the protocol's), ``not run (skipped by config)``, ``not run
     (left out of this profile)``, ``unavailable offline`` (cannot be obtained
-    on this machine, so the workflow planned no job for it).
+    on this machine: its jobs would fail for want of data).
 
     ``dataset_names`` maps a paper's name to the registry's, for the
     availability check (datasets without one are not checked)."""
@@ -50,6 +50,22 @@ def statuses(table_datasets, protocol_datasets, table_run, short=None, n_splits=
         elif name in dataset_names and datasets.availability(dataset_names[name]) == "unavailable":
             out[name] = UNAVAILABLE
     return out
+
+
+def split_means(records: pd.DataFrame, score: str, metric: str, scale: float = 100.0,
+                split: str = "split_index", unit: str = "splits") -> pd.DataFrame:
+    """Cells of a table over splits: the mean (and std) of ``score`` over the
+    splits of every (paper dataset, method), times ``scale``, in the columns
+    :func:`repro.tables.compare` reads, with the number of splits as the note
+    ("10 ``unit``")."""
+    cells = (records.groupby(["paper_dataset", "method"], sort=False)
+             .agg(value=(score, "mean"), std=(score, "std"), our_dataset=("dataset", "first"),
+                  standin=("standin", "first"), splits=(split, "nunique")).reset_index()
+             .rename(columns={"paper_dataset": "dataset"}))
+    cells[["value", "std"]] *= scale
+    cells["metric"] = metric
+    cells["note"] = cells["splits"].map(lambda k: f"{k} {unit}")
+    return cells.drop(columns="splits")
 
 
 def partial_sets_markdown(short_records: pd.DataFrame, published: pd.DataFrame, n_splits: int,

@@ -11,9 +11,10 @@ Conventions, stated once:
 * two-tailed paired t-test (``scipy.stats.ttest_rel``) on the per-split
   scores of method ``a`` and method ``b``, splits paired by their index;
 * fewer than two paired splits: no test (t and p are NaN, a tie);
-* all differences equal: zero variance, where the t statistic is undefined;
-  zero differences are a tie (p = 1), a constant non-zero difference is
-  significant (p = 0) in its direction;
+* all differences exactly equal: zero variance, where the t statistic is
+  undefined; zero differences are a tie (p = 1), a constant non-zero
+  difference is significant (p = 0) in its direction, however few the pairs
+  (differences equal only up to rounding go to scipy, which gives a large t);
 * outcome, from ``a``'s side: ``win`` when p < ``level`` and ``a`` scores
   higher on average, ``loss`` when p < ``level`` and lower, ``tie`` otherwise.
 """
@@ -35,8 +36,8 @@ def paired_ttest(a, b) -> tuple[float, float]:
     diff = a - b
     if len(diff) < 2:
         return np.nan, np.nan
-    if np.allclose(diff, diff[0]):
-        if np.allclose(diff, 0.0):
+    if np.all(diff == diff[0]):
+        if diff[0] == 0.0:
             return np.nan, 1.0
         return float(np.inf * np.sign(diff[0])), 0.0
     t, p = stats.ttest_rel(a, b)

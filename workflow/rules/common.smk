@@ -43,8 +43,14 @@ def partial_note(partial):
 def table_params(spec):
     """What the generic table script (scripts/table.py) needs to know about this
     run, for the table of a repro.experiments.TableSpec."""
-    return dict(table=spec.id, profile=PROFILE, skipped=SKIP, partial=PARTIAL,
+    return dict(table=spec.id, profile=PROFILE, skipped=SKIP,
                 note=" ".join(filter(None, [skipped_note(SKIP), partial_note(PARTIAL)])))
+
+
+def table_inputs(spec, protocol):
+    """The job files a table waits for, config skip_datasets left out and
+    config partial_datasets limited to the splits on disk (per-split tables)."""
+    return spec.job_paths(RESULTS, protocol, exclude=SKIP, partial=PARTIAL)
 
 
 import repro.datasets as rd

@@ -44,7 +44,7 @@ rule gs_svm_table2_fold:
 # Table 2 does not wait on (or recompute) Table 1's hours of SMO counts.
 rule gs_svm_table1:
     input:
-        GS_T1.job_paths(RESULTS, GS_PROTOCOL, exclude=SKIP),
+        table_inputs(GS_T1, GS_PROTOCOL),
     output:
         csv=f"{TABLES}/gs_svm_table1.csv",
         md=f"{TABLES}/gs_svm_table1.md",
@@ -61,7 +61,7 @@ rule gs_svm_table1:
 
 rule gs_svm_table2:
     input:
-        GS_T2.job_paths(RESULTS, GS_PROTOCOL, exclude=SKIP, existing_only=PARTIAL),
+        table_inputs(GS_T2, GS_PROTOCOL),
     output:
         csv=f"{TABLES}/gs_svm_table2.csv",
         md=f"{TABLES}/gs_svm_table2.md",
@@ -97,7 +97,7 @@ rule gs_svm_speed_record:
 
 rule gs_svm_speed_table:
     input:
-        GS_SPEED.job_paths(RESULTS, GS_PROTOCOL),
+        table_inputs(GS_SPEED, GS_PROTOCOL),
     output:
         csv=f"{TABLES}/gs_svm_speed.csv",
         md=f"{TABLES}/gs_svm_speed.md",
