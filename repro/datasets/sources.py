@@ -9,16 +9,39 @@ Order of lookup for every file of the registry (:class:`~repro.datasets.registry
 3. the canonical URL, downloaded into the cache.
 
 Checks. A file entering the cache is hashed while it is copied or downloaded, into
-a temporary ``.<name>.*.part`` beside its target, and renamed into place only when its
-sha256 is right, so an interrupted fetch never leaves a corrupt file (leftover
-``*.part`` files are never read). A stamp ``.stamps/<path>.json`` records the hash with
-the file's size and mtime; a later load re-hashes only when size or mtime changed
-(``REPRO_VERIFY=full`` re-hashes on every load).
+a temporary ``.<name>.*.part`` beside its target, flushed to disk and renamed into place
+only when its sha256 is right, so an interrupted fetch never leaves a corrupt file
+(leftover ``*.part`` files are never read).
+
+A cache file is hashed in full on its first use in each process, then trusted for the
+rest of the process while its stat signature (device, inode, size, mtime, ctime) stays
+the same; ``REPRO_VERIFY=full`` hashes it on every use. Nothing trusts a file across
+processes, so a file edited in place with its size and mtime put back, or rotted on
+disk, is caught by the next process that uses it. A cache copy that fails is moved
+aside to ``<name>.corrupt-<UTC time>`` (kept for inspection, never read) and fetched
+again from the mirror or the URL, with a warning naming the refused copies; when no
+good copy can be had, :class:`ChecksumError` names it, every place tried and what to
+do. A copy that failed a check is never accepted by a later one, in this process or
+another. :func:`forget_verified` (``repro.datasets.clear_memo``)
+makes the next use hash again, as in a new process. The loader keys its parsed
+arrays by the hash checked here, so they never outlive the bytes they came from.
+
+Cost (AMD EPYC, 2 cores, files in the page cache, ``hashlib.file_digest``, best of
+7): sha256 runs at about 1.85 GB/s; the largest files of the mirror take 1.9 ms
+(``libsvm/w8a``, 3.48 MB), 1.8 ms (``uci/Skin_NonSkin.txt``, 3.40 MB) and 1.4 ms
+(``libsvm/ijcnn1.tst.tick.bz2``, 2.60 MB), the whole mirror (109 files, 39.7 MB)
+26 ms; hashing adds 0.4-1.6 % to a first load (w8a 2.0 of 126 ms, a9a 1.4 of 92 ms,
+skin 2.0 of 466 ms, parsers already imported). After the first
+use a file costs one ``stat`` and a dict lookup: :func:`ensure_file` 8.7 us (24 us
+before, when it read a size + mtime stamp), a memoised ``load("heart_scale")`` 12 us
+(43 us before). The fsync before each rename adds about 0.2 ms per file written.
 
 Files whose sha256 is unknown (absent from the mirror): a copy found in the cache or
-the mirror is trusted on first use (warning; its hash goes into the stamp and every
-later load must match it). A download of such a file is refused, with the computed
-hash in the message, unless ``REPRO_ALLOW_UNVERIFIED=1`` (then: warning and stamp).
+the mirror is trusted on first use (warning; its hash goes into a stamp
+``.stamps/<path>.json`` and every later copy, fetched again or not, must match it:
+delete the stamp to accept another). A download of such a file is refused, with the
+computed hash in the message, unless ``REPRO_ALLOW_UNVERIFIED=1`` (then: warning and
+stamp).
 """
 from __future__ import annotations
 
@@ -123,10 +146,8 @@ def _judge(actual, fs, where, hint):
 
 
 # ---------------------------------------------------------------- verification in a process
-# A cache file is hashed in full on its first use in each process, and trusted for the
-# rest of the process only while its stat signature stays the same. No trust crosses
-# processes: a size + mtime stamp did, and served a file edited in place with its
-# mtime restored (os.utime), or rotted on disk, until someone asked for REPRO_VERIFY=full.
+# Trust never crosses processes: a size + mtime stamp did, and served a file edited in
+# place with its mtime put back (os.utime), or rotted on disk, as good.
 _VERIFIED: dict = {}  # str(path) -> (signature, sha256, verified)
 _REJECTED: dict = {}  # str(path) -> signature of the copy that failed its check
 
@@ -190,10 +211,10 @@ def _move_aside(path: Path) -> Path | None:
     try:
         if _REJECTED.get(str(path)) != _signature(path.stat()):
             return None
-        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-        aside, n = path.with_name(f"{path.name}.corrupt-{stamp}"), 1
+        when = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        aside, n = path.with_name(f"{path.name}.corrupt-{when}"), 1
         while aside.exists():
-            aside, n = path.with_name(f"{path.name}.corrupt-{stamp}-{n}"), n + 1
+            aside, n = path.with_name(f"{path.name}.corrupt-{when}-{n}"), n + 1
         os.replace(path, aside)
     except FileNotFoundError:  # another process moved it first
         return None
