@@ -17,8 +17,9 @@ os.umask(_UMASK)
 
 @contextmanager
 def atomic_path(path):
-    """Yield a temporary path beside ``path``; rename it to ``path`` on success,
-    delete it on error."""
+    """Yield a temporary path beside ``path``; flush it to disk and rename it to
+    ``path`` on success, delete it on error. A process killed meanwhile leaves only
+    the temporary ``.<name>.*.part``, which nothing reads."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
@@ -26,6 +27,13 @@ def atomic_path(path):
     os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; give the file the usual mode
     try:
         yield Path(tmp)
+        # Data first, then the name: without the fsync a crash soon after the rename can
+        # leave the name on a file whose data never reached the disk (empty or partial).
+        fd = os.open(tmp, os.O_RDWR)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

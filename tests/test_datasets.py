@@ -231,9 +231,10 @@ def test_corrupted_mirror_copy_raises_checksum_error(fresh, monkeypatch, data_en
     assert not cache.exists() or not any(cache.iterdir())  # nothing corrupt left behind
 
 
-def test_corrupted_cache_file_raises_checksum_error(fresh, monkeypatch, data_env):
+def test_corrupted_cache_file_without_a_good_source_raises_checksum_error(fresh, monkeypatch, data_env):
     monkeypatch.setenv("REPRO_DATA_MIRROR", str(data_env))
     (path,) = D.fetch("heart_scale")
+    monkeypatch.delenv("REPRO_DATA_MIRROR")
     data = bytearray(path.read_bytes())
     data[-5] ^= 0x01
     path.write_bytes(bytes(data))
@@ -241,6 +242,9 @@ def test_corrupted_cache_file_raises_checksum_error(fresh, monkeypatch, data_env
     with pytest.raises(ChecksumError, match=hashlib.sha256(data).hexdigest()) as e:
         D.load("heart_scale")
     assert str(path) in str(e.value) and _MIRROR["libsvm/heart_scale"][0] in str(e.value)
+    # the corrupt copy is kept for inspection, out of the way of later loads
+    (aside,) = path.parent.glob("heart_scale.corrupt-*")
+    assert aside.read_bytes() == bytes(data) and not path.exists()
 
 
 def test_unavailable_error_lists_every_place_tried(fresh, monkeypatch):
@@ -327,6 +331,11 @@ def test_unknown_hash_download_is_refused_unless_allowed(fresh, monkeypatch, dat
     assert D.load("w8a", "test")[0].shape == (14951, 300)  # trusted from now on, by its hash
     cached = fresh / "cache" / "libsvm" / "w8a.t"
     cached.write_bytes(cached.read_bytes() + b"-1 1:1\n")
+    with pytest.warns(UserWarning, match="moved aside"):  # and downloaded again, held to its hash
+        assert D.load("w8a", "test")[0].shape == (14951, 300)
+    assert sources.sha256_file(cached) == sha
+    served.write_bytes(served.read_bytes() + b"-1 1:1\n")  # changed upstream: refused
+    cached.write_bytes(served.read_bytes())
     with pytest.raises(ChecksumError, match=sha):
         D.load("w8a", "test")
 

@@ -1,17 +1,26 @@
 """Exceptions of :mod:`repro.datasets`."""
 
 
+def _places(tried):
+    return "\n".join(f"  - {t}" for t in tried)
+
+
 class ChecksumError(ValueError):
     """A file's sha256 differs from the one the registry expects.
 
-    The message names the file, the expected and the actual hash, so that a
-    corrupted cache entry or mirror copy can be found and replaced by hand.
+    The message names the file, the expected and the actual hash, what to do, and
+    (``tried``) every place looked in for a good copy, so that no corrupt copy is
+    accepted and the user knows where the bad ones are.
     """
 
-    def __init__(self, path, expected, actual, hint=""):
+    def __init__(self, path, expected, actual, hint="", tried=()):
         self.path, self.expected, self.actual = str(path), expected, actual
+        self.hint, self.tried = hint, list(tried)
         msg = f"sha256 mismatch for {path}: expected {expected}, got {actual}"
-        super().__init__(msg + (f"; {hint}" if hint else ""))
+        msg += f"; {hint}" if hint else ""
+        if self.tried:
+            msg += f"\ntried, in order:\n{_places(self.tried)}"
+        super().__init__(msg)
 
 
 class DatasetUnavailableError(LookupError, OSError):
@@ -19,8 +28,7 @@ class DatasetUnavailableError(LookupError, OSError):
 
     def __init__(self, what, tried):
         self.what, self.tried = what, list(tried)
-        lines = "\n".join(f"  - {t}" for t in self.tried)
-        super().__init__(f"{what} is not available; tried, in order:\n{lines}")
+        super().__init__(f"{what} is not available; tried, in order:\n{_places(self.tried)}")
 
     def __str__(self):  # OSError.__str__ would drop the message when args has 1 item
         return self.args[0]

@@ -139,11 +139,13 @@ def _obtain(spec, split, download, reason=""):
     got, origins, unverified = [], [], []
     for f in spec.files(split):
         path, origin = sources.ensure_file(f, download=download, reason=reason)
-        stamp = sources._read_stamp(f.path) or {}
-        got.append((path, stamp.get("sha256")))
+        # the hash checked in this process: it keys the parsed-array memo, so parsed data
+        # never outlives the exact bytes it was parsed from
+        sha, verified = sources.verified_hash(path)
+        got.append((path, sha))
         origins.append(origin)
-        if stamp.get("verified") is False:
-            unverified.append((path, stamp.get("sha256")))
+        if not verified:
+            unverified.append((path, sha))
     source = "download" if "download" in origins else ("mirror" if "mirror" in origins else "cache")
     return got, source, unverified
 
@@ -356,8 +358,11 @@ def fetch(name: str, *, download: bool = True) -> list[Path]:
 
 
 def clear_memo():
-    """Forget parsed datasets held in memory (tests use it after changing files)."""
+    """Forget what this process has learned about the dataset files: the parsed arrays
+    held in memory and which cache files it has verified. The next load hashes and
+    parses each file again, as the first load in a new process does."""
     _MEMO.clear()
+    sources.forget_verified()
 
 
 __all__ = ["DatasetInfo", "availability", "clear_memo", "fetch", "info", "is_standin", "load",
