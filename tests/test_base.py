@@ -259,3 +259,21 @@ def test_dense_product_is_the_product():
     out = base.dense_product(sp.csr_matrix(A), B)
     assert type(out) is np.ndarray
     np.testing.assert_allclose(out, A @ B, rtol=1e-12, atol=1e-12)
+
+
+def test_dense_product_limits_blas_to_one_thread_for_small_products_only(monkeypatch):
+    from contextlib import nullcontext
+
+    calls = []
+
+    class Spy:
+        def limit(self, limits, user_api):
+            calls.append((limits, user_api))
+            return nullcontext()
+
+    monkeypatch.setattr(base, "_threadpools", Spy())
+    rng = np.random.default_rng(6)
+    base.dense_product(rng.normal(size=(40, 30)), rng.normal(size=(30, 7)))
+    assert calls == [(1, "blas")]
+    base.dense_product(rng.normal(size=(300, 300)), rng.normal(size=(300, 200)))  # 18e6 >= 2^24
+    assert calls == [(1, "blas")]  # a large product keeps every thread

@@ -105,7 +105,10 @@ _threadpools = None
 
 def dense_product(A, B):
     """``A @ B`` for 2-D ``A`` (dense or CSR) and a dense ``B``; a small dense
-    product on one BLAS thread (see ``_SERIAL_BELOW``)."""
+    product on one BLAS thread (see ``_SERIAL_BELOW``). The limit is
+    process-wide while it lasts: fits run in threads of one process (joblib's
+    threading backend) may see BLAS on one thread meanwhile (slower, never
+    wrong); processes (the default loky backend) are unaffected."""
     global _threadpools
     if sp.issparse(A) or A.shape[0] * A.shape[1] * B.shape[1] >= _SERIAL_BELOW:
         return np.asarray(A @ B)
