@@ -181,16 +181,6 @@ _NONDIGIT = np.ones(256, bool)
 _NONDIGIT[48:58] = False
 
 
-def _floats(data):
-    """strtod over whitespace-separated tokens, or None if any token is not wholly a number."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", DeprecationWarning)  # numpy's "could not be read to its end"
-        try:
-            return np.fromstring(data, dtype=np.float64, sep=" ")
-        except (DeprecationWarning, ValueError):
-            return None
-
-
 def _libsvm_chunk(data, cur, line0, max_index):
     """Parse whole lines (``line0`` lines precede them) -> labels, counts, indices, values, lines.
 
@@ -245,13 +235,17 @@ def _libsvm_chunk(data, cur, line0, max_index):
     mark[ps], mark[colons + 1] = 1, -1
     buf = b.copy()
     buf[np.cumsum(mark[:-1], dtype=np.int8) > 0] = 32
-    val = _floats(buf.tobytes())
-    if val is None or len(val) != len(ps):
-        for k in range(len(ps)):  # the error path only: find the value strtod stops at
-            got = _floats(data[colons[k] + 1:pe[k]])
-            if got is None or len(got) != 1:
-                fail(ptok[k], f"value {_short(data[colons[k] + 1:pe[k]])} is not a number")
-        raise ValueError("values could not be read")  # unreachable unless strtod disagrees with itself
+    toks = buf.tobytes().split()  # exactly the value tokens, in order
+    try:
+        if b"_" in buf:  # Python's float() reads "1_0" as 10; no LIBSVM writer does
+            raise ValueError
+        val = np.fromiter(map(float, toks), np.float64, len(toks))
+    except ValueError:
+        for k, t in enumerate(toks):  # the error path only: find the value
+            try:
+                float(t.replace(b"_", b"?"))
+            except ValueError:
+                fail(ptok[k], f"value {_short(t)} is not a number")
     bad = ~np.isfinite(val)
     if bad.any():
         k = int(np.argmax(bad))
@@ -488,7 +482,12 @@ def _as_float(col: pd.Series):
     try:
         vals = pd.to_numeric(mapped, errors="raise").astype(np.float64)
     except (ValueError, TypeError):
-        return None
+        # pandas rejects 'nan' and 'inf', which are numbers gone wrong, not category names:
+        # the column stays numeric and read_table refuses the non-finite value
+        try:
+            vals = mapped.map(float).astype(np.float64)
+        except (ValueError, TypeError):
+            return None
     out = pd.Series(np.nan, index=col.index, dtype=np.float64)
     out[present.index] = vals
     return out
