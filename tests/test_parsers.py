@@ -183,7 +183,7 @@ FUZZ = settings(max_examples=60, deadline=None,
 ROUND = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 _TMP = Path(tempfile.mkdtemp(prefix="repro-parsers-"))
-_MAGIC = [b"", b"BZh", b"\x1f\x8b", b"\x1f\x9d", b"\x1f\x9d\x90"]
+_MAGIC = [b"", b"", b"", b"", b"BZh", b"\x1f\x8b", b"\x1f\x9d", b"\x1f\x9d\x90"]
 _PARSERS = {
     "libsvm": lambda p: read_libsvm([p]),
     "libsvm-n": lambda p: read_libsvm([p], n_features=5, dense=True),
@@ -194,18 +194,35 @@ _PARSERS = {
     "keel-drop": lambda p: table(p, reader="keel", missing="drop", encoding="onehot"),
     "rcsv": lambda p: table(p, reader="rcsv", label="c"),
 }
-# text close to each format reaches past the first check more often than random bytes
+# Lines close to each format (valid ones among them) reach past the first check far
+# more often than random bytes do; compressed valid-looking text exercises the decoders.
+_LINES = {
+    "libsvm": ["1 1:2", "-1 2:0.5 3:1", "+1", "1 1:1 1:2", "1 0:1", "2 3:nan", "# c",
+               "1 4:1e400", "x 1:1", "1e30 1:1", "1 5:1 # c"],
+    "arff": ["@relation r", "@attribute a numeric", "@attribute c {x,y}", "@attribute a {x,y}",
+             "@attribute 'q r' {x, 'y z'}", "@data", "@DATA", "@dta", "1,x", "?,y", "1,'y z'",
+             "2,z", "{0 1}", "% c", "1,x,3", "x,1", "nan,x"],
+    "csv": ["a,b,c", "1,2,0", "3,?,1", "1,nan,1", "2,3", "c", "1e400,1,1", '"x,y",1,0',
+            "4,5,1e30", "@attribute", "1,2,x"],
+}
+_HEAD = {"libsvm": [""], "csv": ["", "a,b,c\n"],
+         "arff": ["", "@relation r\n@attribute a numeric\n@attribute c {x,y}\n@data\n",
+                  "@attribute a {x,'y z'}\n@attribute c {x,y}\n@data\n"]}
 _ALPHABET = {"libsvm": "0123456789 :.-+eE\n#nafi\t", "arff": "@attribute data relation {},'\" ?%\nxyz01.",
              "csv": "0123456789,.-? \n\"abcnaNA@"}
-_ALPHABET.update({"libsvm-n": _ALPHABET["libsvm"], "arff-table": _ALPHABET["arff"],
-                  "ws-impute": _ALPHABET["csv"].replace(",", " \t"), "keel-drop": _ALPHABET["csv"],
-                  "rcsv": _ALPHABET["csv"]})
+_FAMILY = {"libsvm": "libsvm", "libsvm-n": "libsvm", "arff": "arff", "arff-table": "arff",
+           "csv": "csv", "ws-impute": "csv", "keel-drop": "csv", "rcsv": "csv"}
 
 
 def _fuzz_bytes(kind):
-    text = st.text(alphabet=_ALPHABET[kind], max_size=200).map(str.encode)
-    return st.tuples(st.sampled_from(_MAGIC), st.one_of(st.binary(max_size=200), text)).map(
-        lambda t: t[0] + t[1])
+    fam = _FAMILY[kind]
+    junk = st.text(alphabet=_ALPHABET[fam], max_size=20)
+    lines = st.tuples(st.sampled_from(_HEAD[fam]),
+                      st.lists(st.one_of(st.sampled_from(_LINES[fam]), junk), max_size=10)).map(
+        lambda t: (t[0] + "\n".join(t[1])).replace(",", " " if kind == "ws-impute" else ",").encode())
+    body = st.one_of(st.binary(max_size=200), st.text(alphabet=_ALPHABET[fam], max_size=200).map(str.encode),
+                     lines, lines, lines, lines.map(gzip.compress), lines.map(bz2.compress))
+    return st.tuples(st.sampled_from(_MAGIC), body).map(lambda t: t[0] + t[1])
 
 
 def _data_or_parse_error(kind, data):
