@@ -185,7 +185,8 @@ def _libsvm_chunk(data, cur, line0, max_index):
     """Parse whole lines (``line0`` lines precede them) -> labels, counts, indices, values, lines.
 
     Vectorised over bytes: token boundaries, the colon of every pair, digits of every
-    index; numbers by one strtod pass. Checks that fail name the first bad line.
+    index; values by one float() pass (correctly rounded, as strtod). Checks that fail
+    name the first bad line.
     """
     if b"#" in data:  # a comment runs to the end of its line; dropping it keeps line numbers
         data = b"\n".join(ln.split(b"#", 1)[0] for ln in data.split(b"\n"))
@@ -229,7 +230,7 @@ def _libsvm_chunk(data, cur, line0, max_index):
     for d in range(int(ndig.max(initial=0))):
         m = ndig > d
         idx[m] = idx[m] * 10 + (b[ps[m] + d] - 48)
-    # values: one strtod pass over the buffer with labels and "index:" blanked out
+    # values: the buffer with labels and "index:" blanked out leaves only value tokens
     mark = np.zeros(len(b) + 1, np.int8)
     mark[starts[first]], mark[ends[first]] = 1, -1
     mark[ps], mark[colons + 1] = 1, -1
@@ -310,7 +311,7 @@ def read_libsvm(paths, n_features=None, dense=False):
     files = [_libsvm_file(p, limit) for p in paths]
     labels = [t for f in files for t in f[0]]
     try:
-        y = _labels(np.array(labels), numeric=True)
+        y = _labels(np.array(labels, dtype=object), numeric=True)  # 'S' would drop trailing NULs
     except _RowError as e:
         r = e.row
         for p, f in zip(paths, files):
