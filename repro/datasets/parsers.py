@@ -3,7 +3,8 @@
 Every failure to read a file is a :class:`~repro.datasets.errors.ParseError` (a
 ``ValueError``) naming the file and, for text, the line: corrupt or truncated
 compression, malformed lines, values the format does not allow. Nothing is guessed:
-a file either parses to exactly what it says or is refused.
+a file either parses to exactly what it says or is refused. (A file that is missing
+or unreadable stays an OSError: that is not a matter of its content.)
 
 Conventions of the tabular path (:func:`read_table`), decided once for every UCI set:
 
