@@ -32,3 +32,17 @@ class DatasetUnavailableError(LookupError, OSError):
 
     def __str__(self):  # OSError.__str__ would drop the message when args has 1 item
         return self.args[0]
+
+
+class ParseError(ValueError):
+    """A file that cannot be read as its format says.
+
+    Every parser failure is one of these, whatever the decoder or library raised
+    underneath (kept as ``__cause__``), so that a corrupt cache entry or mirror copy
+    can be found by hand: the message names the file and, for text formats, the line.
+    """
+
+    def __init__(self, path, msg, line=None):
+        self.path, self.line = str(path), line
+        where = f"{path}: line {line}" if line is not None else f"{path}"
+        super().__init__(f"{where}: {msg}")

@@ -1,11 +1,19 @@
 """File formats -> (X, y): LIBSVM/svmlight, UCI delimited text, ARFF, KEEL, R CSV exports.
 
+Every failure to read a file is a :class:`~repro.datasets.errors.ParseError` (a
+``ValueError``) naming the file and, for text, the line: corrupt or truncated
+compression, malformed lines, values the format does not allow. Nothing is guessed:
+a file either parses to exactly what it says or is refused. (A file that is missing
+or unreadable stays an OSError: that is not a matter of its content.)
+
 Conventions of the tabular path (:func:`read_table`), decided once for every UCI set:
 
 * labels keep their identity: numbers become int64 when integral (``0.``/``1.``,
-  ``1.0000000e+000`` -> 0/1/1) else float64; anything else stays a string;
+  ``1.0000000e+000`` -> 0/1/1) and within int64, else float64 (refused if two written
+  values would become the same float); anything else stays a string;
 * a feature column is numeric when every present value parses as a number
   (``True``/``False`` read as 1/0); otherwise it is categorical, unless the spec says so;
+  a non-finite number (``nan``, ``inf``, ``1e400``) is refused, not taken as missing;
 * ordinal coding maps a categorical column's values to 1..k in natural order
   (``A41 < A42 < A410``) or the ARFF's declared order; numeric-coded categoricals keep
   their numbers; explicit codes (nucleotides) win over both;
@@ -22,66 +30,307 @@ import gzip
 import io
 import re
 import warnings
-
-from pathlib import Path
+import zlib
+from contextlib import contextmanager
+from decimal import Decimal, InvalidOperation
 
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from .errors import ParseError
 from .sources import unlzw
 
+_INT32_MAX = 2**31 - 1  # CSR column indices are int32 (the solvers' kernels assume it)
+_CHUNK = 1 << 23  # LIBSVM is parsed 8 MiB at a time: vectorised, with bounded scratch memory
 
-def open_binary(path):
-    """Open a file, transparently decompressing bz2, gzip or unix-compress by magic bytes."""
-    with open(path, "rb") as f:
-        magic = f.read(3)
+# What decoders and parsers raise on malformed input. An OSError with an errno is a real
+# I/O failure (missing file, permissions, disk) and passes through; bz2 and gzip report
+# corrupt data as OSErrors without one.
+_FORMAT_ERRORS = (ValueError, IndexError, KeyError, AttributeError, OverflowError, TypeError,
+                  EOFError, OSError, zlib.error, csv.Error)
+
+
+class _Cursor:
+    line = None
+
+
+@contextmanager
+def _reading(path):
+    """The one place parser failures become ParseError(path, line).
+
+    Readers set ``cursor.line`` to the line they are on (None while decoding) and raise
+    plain ValueErrors; whatever a library raises instead is converted here too, so no
+    symptom needs its own try/except.
+    """
+    cur = _Cursor()
+    try:
+        yield cur
+    except ParseError:
+        raise
+    except _FORMAT_ERRORS as e:
+        if isinstance(e, OSError) and e.errno is not None:
+            raise
+        msg = str(e) if type(e) is ValueError else f"{type(e).__name__}: {e}"
+        raise ParseError(path, msg, cur.line) from e
+
+
+class _RowError(ValueError):
+    """A bad value at row position ``row``; the caller knows the row's file and line."""
+
+    def __init__(self, row, msg):
+        self.row = int(row)
+        super().__init__(msg)
+
+
+def _decoded(f):
+    """A binary stream of ``f``'s content, bz2, gzip or unix-compress decoded by magic bytes."""
+    magic = f.read(3)
+    f.seek(0)
     if magic == b"BZh":
-        return bz2.open(path, "rb")
+        return bz2.BZ2File(f)
     if magic[:2] == b"\x1f\x8b":
-        return gzip.open(path, "rb")
+        return gzip.GzipFile(fileobj=f)
     if magic[:2] == b"\x1f\x9d":
-        return io.BytesIO(unlzw(Path(path).read_bytes()))
-    return open(path, "rb")
+        return io.BytesIO(unlzw(f.read()))
+    return f
 
 
-def _labels(values) -> np.ndarray:
-    """Original labels, as ints where they are integral numbers, else floats, else strings."""
+def read_bytes(path) -> bytes:
+    """A file's content, decompressed (bz2, gzip, .Z); a corrupt or truncated file is a ParseError."""
+    with _reading(path), open(path, "rb") as f, _decoded(f) as d:
+        return d.read()
+
+
+def _text_lines(path, cur):
+    """The file's lines as str (strict UTF-8: a bad byte is refused at its line)."""
+    data = read_bytes(path)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        cur.line = data.count(b"\n", 0, e.start) + 1
+        raise ValueError(f"not UTF-8 text: {e.reason} at byte {e.start}") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _short(s, n=40):
+    if isinstance(s, bytes):
+        s = s.decode("utf-8", "replace")
+    return repr(s if len(s) <= n else s[:n] + "...")
+
+
+# ---------------------------------------------------------------- labels
+def _labels(values, numeric=False) -> np.ndarray:
+    """Original labels: int64 where every label is an integer within int64, else float64
+    where every label is a finite number, else strings (or, with ``numeric``, an error).
+
+    Numbers are read exactly (Decimal) before any cast, so a label is never rounded into
+    another: values that float64 cannot tell apart (``12345678901234567890`` and
+    ``...891``) are refused rather than merged. Errors are :class:`_RowError`.
+    """
     vals = np.asarray(values)
-    if vals.dtype.kind in "iu":
+    if vals.dtype.kind in "iub":
+        big = vals.dtype.kind == "u" and len(vals) and vals.max() > np.iinfo(np.int64).max
+        if big:
+            raise _RowError(np.argmax(vals > np.iinfo(np.int64).max), "label exceeds int64")
         return vals.astype(np.int64)
     if vals.dtype.kind == "f":
-        return vals.astype(np.int64) if np.all(vals == np.round(vals)) else vals.astype(np.float64)
-    strs = [str(v).strip() for v in vals]
-    try:
-        nums = np.array([float(s) for s in strs])
-    except ValueError:
-        return np.array(strs, dtype=str)
-    return _labels(nums)
+        bad = ~np.isfinite(vals)
+        if bad.any():
+            r = int(np.argmax(bad))
+            raise _RowError(r, f"label {vals[r]} is not a finite number")
+        if np.all(vals == np.round(vals)) and np.all(np.abs(vals) < 2.0**63):
+            return vals.astype(np.int64)
+        return vals.astype(np.float64)
+    uniq, first, inv = np.unique(vals, return_index=True, return_inverse=True)
+    texts = [(u.decode("utf-8", "replace") if isinstance(u, bytes) else str(u)).strip()
+             for u in uniq]
+    nums = []
+    for k, t in enumerate(texts):
+        try:
+            d = Decimal(t)
+        except (InvalidOperation, ValueError):
+            if numeric:
+                raise _RowError(first[k], f"label {_short(t)} is not a number") from None
+            return np.array(texts)[inv.ravel()]
+        nums.append(d)
+    for k, d in enumerate(nums):
+        if not d.is_finite():
+            raise _RowError(first[k], f"label {_short(texts[k])} is not a finite number")
+    lo, hi = -(2**63), 2**63 - 1
+    if all(d == d.to_integral_value() and lo <= d <= hi for d in nums):
+        return np.array([int(d) for d in nums], dtype=np.int64)[inv.ravel()]
+    seen = {}
+    out = np.empty(len(nums))
+    for k, d in enumerate(nums):
+        f = float(d)  # correctly rounded, as strtod
+        if not np.isfinite(f):
+            raise _RowError(first[k], f"label {_short(texts[k])} is beyond float64")
+        j = seen.setdefault(f, k)
+        if j != k and nums[j] != d:
+            lo_k = min(first[j], first[k])
+            raise _RowError(lo_k, f"labels {_short(texts[j])} and {_short(texts[k])} are the "
+                                  "same float64: two classes would merge")
+        out[k] = f
+    return out[inv.ravel()]
 
 
 # ---------------------------------------------------------------- LIBSVM
-def read_libsvm(paths, n_features=None, dense=False):
-    """Read one or more LIBSVM files (stacked), all with ``n_features`` columns.
+_WS = np.zeros(256, bool)
+_WS[[9, 10, 11, 12, 13, 32]] = True
+_NONDIGIT = np.ones(256, bool)
+_NONDIGIT[48:58] = False
 
-    Sparse output is CSR with int32 indices and float64 data, sorted indices.
+
+def _libsvm_chunk(data, cur, line0, max_index):
+    """Parse whole lines (``line0`` lines precede them) -> labels, counts, indices, values, lines.
+
+    Vectorised over bytes: token boundaries, the colon of every pair, digits of every
+    index; values by one float() pass (correctly rounded, as strtod). Checks that fail
+    name the first bad line.
     """
-    from sklearn.datasets import load_svmlight_file
+    if b"#" in data:  # a comment runs to the end of its line; dropping it keeps line numbers
+        data = b"\n".join(ln.split(b"#", 1)[0] for ln in data.split(b"\n"))
+    b = np.frombuffer(data, np.uint8)
+    edge = np.diff(np.concatenate(([0], (~_WS[b]).view(np.int8), [0])))
+    starts, ends = np.flatnonzero(edge == 1), np.flatnonzero(edge == -1)
+    if not len(starts):
+        return None
+    tline = np.searchsorted(np.flatnonzero(b == 10), starts)
+    first = np.empty(len(starts), bool)
+    first[0] = True
+    first[1:] = tline[1:] != tline[:-1]
 
-    Xs, ys = [], []
-    for p in paths:
-        with open_binary(p) as f:
-            X, y = load_svmlight_file(f, n_features=n_features, dtype=np.float64,
-                                      zero_based=False)
-        Xs.append(X)
-        ys.append(y)
-    X = sp.vstack(Xs, format="csr") if len(Xs) > 1 else Xs[0].tocsr()
-    y = _labels(np.concatenate(ys))
+    def fail(tok, msg):
+        cur.line = line0 + int(tline[tok]) + 1
+        raise ValueError(msg)
+
+    colons = np.flatnonzero(b == 58)
+    ncolon = np.bincount(np.searchsorted(starts, colons, side="right") - 1, minlength=len(starts))
+    bad = ncolon != ~first
+    if bad.any():
+        k = int(np.argmax(bad))
+        t = data[starts[k]:ends[k]]
+        fail(k, f"label {_short(t)} is not a number" if first[k] else
+             f"{_short(t)} is not index:value")
+    ptok = np.flatnonzero(~first)
+    ps, pe = starts[ptok], ends[ptok]  # colons are in token order, one per pair
+    nondigit = np.concatenate(([0], np.cumsum(_NONDIGIT[b])))
+    bad = (colons == ps) | (nondigit[colons] != nondigit[ps]) | (colons + 1 == pe)
+    if bad.any():
+        k = int(np.argmax(bad))
+        t = data[ps[k]:pe[k]]
+        fail(ptok[k], f"{_short(t)}: " + ("no value" if colons[k] + 1 == pe[k] else
+                                          "the index is not a positive integer"))
+    ndig = colons - ps
+    long = ndig > 10  # more digits than any int32 index: refuse before the sum overflows
+    if long.any():
+        k = int(np.argmax(long))
+        fail(ptok[k], f"feature index {_short(data[ps[k]:colons[k]])} exceeds {max_index}")
+    idx = np.zeros(len(ps), np.int64)  # digits checked above: decimal place by place
+    for d in range(int(ndig.max(initial=0))):
+        m = ndig > d
+        idx[m] = idx[m] * 10 + (b[ps[m] + d] - 48)
+    # values: the buffer with labels and "index:" blanked out leaves only value tokens
+    mark = np.zeros(len(b) + 1, np.int8)
+    mark[starts[first]], mark[ends[first]] = 1, -1
+    mark[ps], mark[colons + 1] = 1, -1
+    buf = b.copy()
+    buf[np.cumsum(mark[:-1], dtype=np.int8) > 0] = 32
+    toks = buf.tobytes().split()  # exactly the value tokens, in order
+    try:
+        if b"_" in buf:  # Python's float() reads "1_0" as 10; no LIBSVM writer does
+            raise ValueError
+        val = np.fromiter(map(float, toks), np.float64, len(toks))
+    except ValueError:
+        for k, t in enumerate(toks):  # the error path only: find the value
+            try:
+                float(t.replace(b"_", b"?"))
+            except ValueError:
+                fail(ptok[k], f"value {_short(t)} is not a number")
+    bad = ~np.isfinite(val)
+    if bad.any():
+        k = int(np.argmax(bad))
+        fail(ptok[k], f"value {_short(data[colons[k] + 1:pe[k]])} is not a finite number")
+    bad = (idx < 1) | (idx > max_index)
+    if bad.any():
+        k = int(np.argmax(bad))
+        fail(ptok[k], f"feature index {int(idx[k])} is outside 1..{max_index}")
+    same_row = ~first[ptok[1:] - 1]  # pair k+1 follows pair k on the same line
+    bad = (idx[1:] <= idx[:-1]) & same_row
+    if bad.any():
+        k = int(np.argmax(bad)) + 1
+        fail(ptok[k], f"feature index {int(idx[k])} after {int(idx[k - 1])}: indices must "
+                      "increase along a line")
+    rows = np.flatnonzero(first)
+    counts = np.diff(np.append(rows, len(starts))) - 1
+    labels = [data[s:e] for s, e in zip(starts[rows], ends[rows])]
+    return labels, counts, idx.astype(np.int64), val, line0 + tline[rows] + 1
+
+
+def _libsvm_file(path, max_index):
+    parts = []
+    with _reading(path) as cur, open(path, "rb") as f, _decoded(f) as src:
+        line0, rest = 0, b""
+        while True:
+            cur.line = None  # decoding: a corrupt stream has no line
+            block = src.read(_CHUNK)
+            data = rest + block
+            if block:
+                cut = data.rfind(b"\n") + 1
+                data, rest = data[:cut], data[cut:]
+            else:
+                rest = b""
+            if data:
+                got = _libsvm_chunk(data, cur, line0, max_index)
+                if got is not None:
+                    parts.append(got)
+                line0 += data.count(b"\n")
+            if not block:
+                break
+        cur.line = None
+        if not parts:
+            raise ValueError("no data rows")
+    labels = [t for p in parts for t in p[0]]
+    return (labels,) + tuple(np.concatenate([p[i] for p in parts]) for i in range(1, 5))
+
+
+def read_libsvm(paths, n_features=None, dense=False):
+    """Read one or more LIBSVM files (stacked), all with ``n_features`` columns
+    (default: the largest index in the files).
+
+    Sparse output is CSR with int32 indices and float64 data, sorted indices. Refused,
+    naming the file and line: a malformed line, an index outside 1..n_features, indices
+    not increasing along a line, a non-finite value, a label that is not a number or
+    that float64 cannot keep apart from another, an empty file.
+    """
+    paths = [str(p) for p in paths]
+    if n_features is not None and not 0 < n_features <= _INT32_MAX:
+        raise ParseError(", ".join(paths), f"n_features={n_features}: CSR columns are int32, "
+                                           f"so at most {_INT32_MAX}")
+    limit = _INT32_MAX if n_features is None else n_features
+    files = [_libsvm_file(p, limit) for p in paths]
+    labels = [t for f in files for t in f[0]]
+    try:
+        y = _labels(np.array(labels, dtype=object), numeric=True)  # 'S' would drop trailing NULs
+    except _RowError as e:
+        r = e.row
+        for p, f in zip(paths, files):
+            if r < len(f[0]):
+                raise ParseError(p, str(e), int(f[4][r])) from None
+            r -= len(f[0])
+        raise
+    counts = np.concatenate([f[1] for f in files])
+    idx = np.concatenate([f[2] for f in files])
+    val = np.concatenate([f[3] for f in files])
+    ncols = n_features if n_features is not None else int(idx.max(initial=0))
+    nnz = len(idx)
+    indptr = np.zeros(len(counts) + 1, np.int32 if nnz < 2**31 else np.int64)
+    np.cumsum(counts, out=indptr[1:])
+    X = sp.csr_matrix((val, (idx - 1).astype(np.int32), indptr), shape=(len(counts), ncols))
     if dense:
         return np.ascontiguousarray(X.toarray(), dtype=np.float64), y
-    X.sort_indices()
-    X = sp.csr_matrix((X.data.astype(np.float64, copy=False), X.indices.astype(np.int32),
-                       X.indptr.astype(np.int32 if X.nnz < 2**31 else np.int64)), shape=X.shape)
+    X.has_sorted_indices = True  # indices increase along every line: checked above
     return X, y
 
 
@@ -102,60 +351,126 @@ def _split_csvish(text):
     return [v.strip() for v in row]
 
 
+def _read_arff(path):
+    names, nominal, first_decl = [], {}, {}
+    rows, at = [], []
+    in_data = False
+    with _reading(path) as cur:
+        for i, raw in enumerate(_text_lines(path, cur), 1):
+            cur.line = i
+            line = raw.strip()
+            if not line or line.startswith("%"):
+                continue
+            if not in_data:
+                # header: only these three keywords; anything else (a misspelt @data)
+                # would otherwise swallow the data as header and give 0 rows
+                kw = line.split(None, 1)[0].lower()
+                if kw == "@attribute":
+                    m = _ATTR.match(line)
+                    if not m:
+                        raise ValueError(f"cannot parse {_short(line, 80)}")
+                    name, typ = _unquote(m.group(1)), m.group(2).strip()
+                    if name in first_decl:
+                        raise ValueError(f"attribute {name!r} declared twice (also on line "
+                                         f"{first_decl[name]})")
+                    first_decl[name] = i
+                    names.append(name)
+                    if typ.startswith("{"):
+                        nominal[name] = [_unquote(v) for v in _split_csvish(typ.strip("{} \t"))]
+                elif kw == "@data":
+                    if not names:
+                        raise ValueError("@data before any @attribute")
+                    in_data = True
+                    checks = [(j, set(nominal[n])) for j, n in enumerate(names) if n in nominal]
+                elif kw != "@relation":
+                    raise ValueError(f"{_short(line, 60)} in the header: expected @relation, "
+                                     "@attribute or @data")
+                continue
+            if line.startswith("{"):
+                raise ValueError("sparse ARFF rows are not supported")
+            vals = [_unquote(v) for v in _split_csvish(line)]
+            if len(vals) != len(names):
+                raise ValueError(f"{len(vals)} values for {len(names)} attributes: {_short(line, 80)}")
+            vals = [None if v == "?" else v for v in vals]
+            for j, allowed in checks:
+                if vals[j] is not None and vals[j] not in allowed:
+                    raise ValueError(f"attribute {names[j]!r}: {vals[j]!r} is not among its "
+                                     f"declared values {nominal[names[j]]}")
+            rows.append(vals)
+            at.append(i)
+        cur.line = None
+        if not in_data:
+            raise ValueError("no @data section")
+        if not rows:
+            raise ValueError("no data rows after @data")
+    return pd.DataFrame(rows, columns=names, dtype=object), nominal, np.array(at)
+
+
 def read_arff(path):
     """Small dense-ARFF reader: returns (DataFrame of str/None, {column: declared values}).
 
     Written because scipy's reader rejects some valid files (quoted nominals with
     spaces, escaped quotes) and returns bytes; this one keeps declared nominal order,
-    which defines ordinal codes.
+    which defines ordinal codes. Refused, naming the line: anything in the header but
+    @relation / @attribute / @data, a repeated attribute name, no attributes or no data,
+    a row of the wrong length, a nominal value that is not declared.
     """
-    names, nominal = [], {}
-    rows = []
-    in_data = False
-    with open_binary(path) as f:
-        for raw in io.TextIOWrapper(f, encoding="utf-8", errors="replace"):
-            line = raw.strip()
-            if not line or line.startswith("%"):
-                continue
-            if not in_data:
-                low = line.lower()
-                if low.startswith("@attribute"):
-                    m = _ATTR.match(line)
-                    if not m:
-                        raise ValueError(f"{path}: cannot parse {line!r}")
-                    name, typ = _unquote(m.group(1)), m.group(2).strip()
-                    names.append(name)
-                    if typ.startswith("{"):
-                        nominal[name] = [_unquote(v) for v in _split_csvish(typ.strip("{} \t"))]
-                elif low.startswith("@data"):
-                    in_data = True
-                continue
-            if line.startswith("{"):
-                raise NotImplementedError(f"{path}: sparse ARFF rows are not supported")
-            vals = [_unquote(v) for v in _split_csvish(line)]
-            if len(vals) != len(names):
-                raise ValueError(f"{path}: {len(vals)} values for {len(names)} attributes: {line!r}")
-            rows.append([None if v == "?" else v for v in vals])
-    return pd.DataFrame(rows, columns=names, dtype=object), nominal
+    df, nominal, _ = _read_arff(path)
+    return df, nominal
 
 
 # ---------------------------------------------------------------- delimited text
-def _read_text(path, reader, na):
-    kw = dict(dtype=object, keep_default_na=False, na_values=[], skip_blank_lines=True)
-    with open_binary(path) as f:
-        text = f.read().decode("utf-8", errors="replace")
-    buf = io.StringIO(text)
-    if reader == "ws":
-        df = pd.read_csv(buf, sep=r"\s+", header=None, **kw)
-    elif reader == "csv":
-        df = pd.read_csv(buf, sep=",", header=None, skipinitialspace=True, **kw)
-    elif reader == "keel":  # KEEL .dat: '@' header lines (if any), then CSV, label last
-        df = pd.read_csv(buf, sep=",", header=None, skipinitialspace=True, comment="@", **kw)
-    elif reader in ("hcsv", "rcsv"):  # header row (R exports: mlbench, kernlab)
-        df = pd.read_csv(buf, sep=",", header=0, skipinitialspace=True, **kw)
-    else:
+def _read_text(path, reader):
+    """Delimited text -> (DataFrame of stripped str, line number of every row).
+
+    Every row must have the width of the first (or of the header): pandas would pad a
+    short row with missing values, which ``missing='impute'`` would then fill silently.
+    """
+    if reader not in ("ws", "csv", "keel", "hcsv", "rcsv"):
         raise ValueError(f"unknown reader {reader!r}")
-    return df.map(lambda v: v.strip() if isinstance(v, str) else v)
+    with _reading(path) as cur:
+        lines = _text_lines(path, cur)
+        if reader == "keel":  # KEEL .dat: '@' header lines (if any), then CSV, label last
+            lines = ["" if ln.lstrip().startswith("@") else ln for ln in lines]
+        # Fields are gathered flat, with a count and a line number per record, and
+        # reshaped at the end: a list per row would keep ~10^5 containers alive and
+        # make the garbage collector rescan them (Skin_NonSkin: 10x slower).
+        flat, counts, at = [], [], []
+        if reader == "ws":
+            for i, ln in enumerate(lines, 1):
+                f = ln.split()
+                if f:
+                    flat += f
+                    counts.append(len(f))
+                    at.append(i)
+        else:
+            rd = csv.reader(lines, skipinitialspace=True)
+            for r in rd:
+                if len(r) > 1 or (r and r[0].strip()):  # not blank
+                    flat += [v.strip() for v in r]
+                    counts.append(len(r))
+                    at.append(rd.line_num)  # the record's last line
+        header = None
+        if reader in ("hcsv", "rcsv") and counts:  # header row (R exports)
+            cur.line, n = at.pop(0), counts.pop(0)
+            header = [v or f"Unnamed: {j}" for j, v in enumerate(flat[:n])]
+            del flat[:n]
+            dup = next((v for j, v in enumerate(header) if v in header[:j]), None)
+            if dup is not None:
+                raise ValueError(f"column {dup!r} named twice in the header")
+        if not counts:
+            cur.line = None
+            raise ValueError("no data rows")
+        width, width_line = (len(header), cur.line) if header else (counts[0], at[0])
+        counts = np.array(counts)
+        if (counts != width).any():
+            k = int(np.argmax(counts != width))
+            cur.line = at[k]
+            raise ValueError(f"{counts[k]} fields where line {width_line} has {width}")
+    rows = np.empty(len(flat), dtype=object)
+    rows[:] = flat
+    rows, at = rows.reshape(len(counts), width), np.array(at)
+    return pd.DataFrame(rows, columns=header if header else range(width), dtype=object), at
 
 
 def _natural_key(v):
@@ -169,7 +484,12 @@ def _as_float(col: pd.Series):
     try:
         vals = pd.to_numeric(mapped, errors="raise").astype(np.float64)
     except (ValueError, TypeError):
-        return None
+        # pandas rejects 'nan' and 'inf', which are numbers gone wrong, not category names:
+        # the column stays numeric and read_table refuses the non-finite value
+        try:
+            vals = mapped.map(float).astype(np.float64)
+        except (ValueError, TypeError):
+            return None
     out = pd.Series(np.nan, index=col.index, dtype=np.float64)
     out[present.index] = vals
     return out
@@ -187,15 +507,16 @@ def read_table(files, tab, split="train"):
     """Parse tabular files (concatenated) according to a :class:`Tabular` spec.
 
     ``files`` is a list of ``(path, sha256)``; the hash selects the registry's row fixes.
-    Returns ``(X float64 C-contiguous, y, feature_names)``.
+    Returns ``(X float64 C-contiguous, y, feature_names)``. A value the spec cannot turn
+    into a finite number or a label is a ParseError naming its file and line.
     """
-    frames, declared = [], {}
+    frames, declared, origin = [], {}, []
     for path, sha in files:
         if tab.reader == "arff":
-            df, nominal = read_arff(path)
+            df, nominal, lines = _read_arff(path)
             declared.update(nominal)
         else:
-            df = _read_text(path, tab.reader, tab.na)
+            df, lines = _read_text(path, tab.reader)
         for fsha, row, col, old, new, why in tab.fixes:
             if fsha == sha:
                 c = _colref(df, col)
@@ -204,6 +525,20 @@ def read_table(files, tab, split="train"):
                 else:
                     warnings.warn(f"{path}: registry fix ({why}) did not apply", stacklevel=2)
         frames.append(df)
+        origin.append((path, lines))
+    offsets = np.cumsum([0] + [len(f) for f in frames])
+
+    def at(row, msg):
+        """ParseError at a row label of the concatenated frame: its own file and line."""
+        k = int(np.searchsorted(offsets, row, side="right")) - 1
+        path, lines = origin[k]
+        return ParseError(path, msg, int(lines[row - offsets[k]]))
+
+    with _reading(", ".join(str(p) for p, _ in files)):
+        return _table(frames, declared, tab, split, at)
+
+
+def _table(frames, declared, tab, split, at):
     df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
 
     if tab.split_column is not None:
@@ -240,20 +575,28 @@ def read_table(files, tab, split="train"):
     elif tab.missing == "impute":
         feats, y_raw = feats[~y_missing], y_raw[~y_missing]
     elif miss.any() or y_missing.any():
-        raise ValueError(f"{files[0][0]}: {int(miss.sum())} rows with missing values but the "
-                         "registry says none")
+        r = (miss | y_missing).idxmax()
+        what = "the label" if y_missing[r] else f"column {feats.columns[feats.loc[r].isna().to_numpy()][0]}"
+        raise at(r, f"{what} is missing ({int((miss | y_missing).sum())} rows with missing "
+                    "values) but the registry says none")
+    if not len(feats):
+        raise ValueError("no rows left" + (f" in split {split!r}" if tab.split_column is not None else "")
+                         + (" after dropping rows with missing values" if tab.missing == "drop" else ""))
 
     codes = dict(tab.codes)
-    blocks, names = [], []
+    blocks, names, sources = [], [], []
     for c in feats.columns:
         col = feats[c]
         num = None if codes else _as_float(col)
         is_cat = bool(codes) or c in cat_cols or c in declared or num is None
+        if tab.missing == "impute" and col.isna().all():
+            raise ValueError(f"column {c}: every value is missing, nothing to impute from")
         if not is_cat:
             if tab.missing == "impute":
                 num = num.fillna(num.mean())
             blocks.append(num.to_numpy()[:, None])
             names.append(str(c))
+            sources.append(c)
             continue
         if tab.missing == "impute" and col.isna().any():
             present = col.dropna()
@@ -261,11 +604,13 @@ def read_table(files, tab, split="train"):
             mode = min(vc[vc == vc.max()].index, key=_natural_key)
             col = col.fillna(mode)
         if codes:
-            unknown = set(col.unique()) - set(codes)
-            if unknown:
-                raise ValueError(f"column {c}: values {sorted(unknown)} have no code")
+            unknown = ~col.isin(list(codes))
+            if unknown.any():
+                r = unknown.idxmax()
+                raise at(r, f"column {c}: {col[r]!r} has no code (codes: {sorted(codes)})")
             blocks.append(col.map(codes).to_numpy(np.float64)[:, None])
             names.append(str(c))
+            sources.append(c)
             continue
         if c in declared:  # ARFF: declared order (one-hot: only the values present)
             order = (declared[c] if tab.encoding == "ordinal"
@@ -281,18 +626,32 @@ def read_table(files, tab, split="train"):
                 idx = {v: i + 1 for i, v in enumerate(order)}
                 blocks.append(col.map(idx).to_numpy(np.float64)[:, None])
             names.append(str(c))
+            sources.append(c)
         elif tab.encoding == "onehot-binary-as-one" and len(order) == 2:
             blocks.append((col == order[1]).to_numpy(np.float64)[:, None])
             names.append(f"{c}={order[1]}")
+            sources.append(c)
         elif tab.encoding in ("onehot", "onehot-binary-as-one"):
             vals = col.to_numpy()
             blocks.append(np.stack([(vals == v) for v in order], axis=1).astype(np.float64))
             names.extend(f"{c}={v}" for v in order)
+            sources.extend(c for _ in order)
         else:
             raise ValueError(f"unknown encoding {tab.encoding!r}")
 
     X = np.hstack(blocks) if blocks else np.empty((len(feats), 0))
+    # The one guard for every route to a non-finite feature: 'nan' / 'inf' / '1e400'
+    # written in a numeric column, a value without an ordinal code.
+    bad = ~np.isfinite(X)
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        r = feats.index[i]
+        raise at(r, f"column {sources[j]}: {feats.at[r, sources[j]]!r} is not a finite number")
     if tab.drop_constant:
         keep = np.ptp(X, axis=0) > 0 if len(X) else np.ones(X.shape[1], bool)
         X, names = X[:, keep], [n for n, k in zip(names, keep) if k]
-    return np.ascontiguousarray(X, dtype=np.float64), _labels(y_raw.to_numpy()), names
+    try:
+        y = _labels(y_raw.to_numpy())
+    except _RowError as e:
+        raise at(y_raw.index[e.row], str(e)) from None
+    return np.ascontiguousarray(X, dtype=np.float64), y, names
