@@ -12,13 +12,13 @@ else the canonical URL, with sha256 checks (see :mod:`repro.datasets.sources`).
 ``python -m repro.datasets`` lists every dataset and where it would come from;
 ``python -m repro.datasets fetch NAME ...`` fills the cache.
 """
-from .errors import ChecksumError, DatasetUnavailableError
+from .errors import ChecksumError, DatasetUnavailableError, ParseError
 from .loader import DatasetInfo, availability, clear_memo, fetch, info, is_standin, load
 from .sources import configure
 from .registry import REGISTRY, DatasetSpec, get_spec, names, paper_datasets
 
 __all__ = [
-    "ChecksumError", "DatasetInfo", "DatasetSpec", "DatasetUnavailableError", "REGISTRY",
+    "ChecksumError", "DatasetInfo", "DatasetSpec", "DatasetUnavailableError", "ParseError", "REGISTRY",
     "availability", "clear_memo", "configure", "fetch", "get_spec", "info", "is_standin", "load", "names",
     "paper_datasets", "preprocess",
 ]
