@@ -84,6 +84,7 @@ def test_quick_table_runs_through_the_generic_scripts(data_env, tmp_path):
     r = run_snakemake(["--cores", "2", "--config", "profile=quick", 'skip_datasets=["Wine","Heart"]',
                        "--", "gs_svm_table2"], cwd=tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
+    assert "gs_svm_table2: 10 of 10 jobs to run" in r.stdout + r.stderr  # the start's cost lines
     import pandas as pd
 
     table = pd.read_csv(tmp_path / "paper_tables" / "quick" / "gs_svm_table2.csv").set_index(["dataset", "method"])

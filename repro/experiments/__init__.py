@@ -62,6 +62,7 @@ class TableSpec:
     run: Callable
     build: Callable
     per_split: bool = field(default=False)   # records committed per split: resumable, partial runs
+    cost: Callable | None = None   # one job's records -> its measured seconds (for estimates)
 
     @property
     def name(self) -> str:
@@ -137,6 +138,37 @@ def _parse_fields(spec: TableSpec, fields: dict) -> dict:
 def write_job(table_id: str, profile: str, fields: dict, output) -> None:
     """The workflow's record step: run one job and write its records atomically."""
     write_records(output, run_job(table_id, profile, fields), table_spec(table_id).schema)
+
+
+def estimate_cost(table_id: str, profile: str, results, paths, records_dir="paper_tables") -> str:
+    """One line: how many of ``paths`` (a table's job files under the profile's
+    results folder ``results``) are still to run and what they cost, from the
+    per-job seconds in the committed records of the full profile
+    (``<records_dir>/<table id>_records.csv``); jobs those records do not hold
+    are counted as not measured."""
+    from pathlib import Path
+
+    from .progress import duration
+    from .records import read_records
+
+    spec = table_spec(table_id)
+    paths = [Path(p) for p in paths]
+    todo = [p for p in paths if not p.exists()]
+    line = f"{table_id}: {len(todo)} of {len(paths)} jobs to run"
+    committed = Path(records_dir) / f"{table_id}_records.csv"
+    if not todo or spec.cost is None or not committed.exists():
+        return line
+    if profile != "full":
+        return line + " (measured costs are of the full profile's jobs)"
+    seconds = {}
+    for values, job in spec.job_files.check_jobs(read_records(committed, spec.schema)):
+        fields = dict(zip(spec.job_files.keys, values if isinstance(values, tuple) else (values,)))
+        seconds[spec.job_files.path("", **fields)] = spec.cost(job)
+    folder = Path(spec.folder(results))
+    known = [seconds[p.relative_to(folder)] for p in todo if p.relative_to(folder) in seconds]
+    unknown = len(todo) - len(known)
+    return (line + f", about {duration(sum(known))} of one core as measured for {len(known)} of them"
+            + (f", {unknown} not measured" if unknown else ""))
 
 
 def table_run(table_id: str, profile: str, skipped=(), note: str = "") -> TableRun:

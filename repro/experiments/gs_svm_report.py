@@ -99,8 +99,9 @@ def table2(records: pd.DataFrame, table_run) -> TableOutput:
 
 def speed(records: pd.DataFrame, table_run) -> TableOutput:
     """The speed table: nothing published to compare, the records are the table."""
+    shown = records.round(4).astype({"n_kernel_evals": "Int64"})  # counts, not measurements
     md = to_markdown(
-        records.round(4), title="GS-SVM and SMO beside LIBSVM: fit time and test accuracy",
+        shown, title="GS-SVM and SMO beside LIBSVM: fit time and test accuracy",
         notes="Best of `repeat` fits, methods interleaved in one process, BLAS/OpenMP pools "
               "pinned to `threads` (repro.experiments.timing); time_ratio_vs_libsvm < 1 means "
               "faster than LIBSVM (scikit-learn's SVC, C = 1, 200 MB cache). GS-SVM has no C. "

@@ -47,8 +47,10 @@ def best_index(scores) -> int:
     return int(np.nanargmax(scores))
 
 
-def inner_scores(X, y, grid: Sequence[dict], score_grid: ScoreGrid, inner: list[Split]) -> np.ndarray:
-    """The hook's score of every grid point on every inner split: (n_splits, len(grid))."""
+def inner_scores(X, y, grid: Sequence[dict], score_grid: ScoreGrid, inner: list[Split],
+                 progress=None) -> np.ndarray:
+    """The hook's score of every grid point on every inner split: (n_splits, len(grid)).
+    ``progress``: a :class:`repro.experiments.progress.Progress` stepped after each split."""
     scores = np.empty((len(inner), len(grid)))
     for s, split in enumerate(inner):
         row = np.asarray(score_grid(X[split.train], y[split.train], X[split.test], y[split.test], grid),
@@ -56,17 +58,24 @@ def inner_scores(X, y, grid: Sequence[dict], score_grid: ScoreGrid, inner: list[
         if row.shape != (len(grid),):
             raise ValueError(f"score_grid returned shape {row.shape} for a grid of {len(grid)} points")
         scores[s] = row
+        if progress is not None:
+            progress.step(f"inner split {s + 1}/{len(inner)}, {len(grid)} grid points")
     return scores
 
 
 def select_and_test(X, y, outer: Split, grid: Sequence[dict], score_grid: ScoreGrid,
-                    inner_folds: int, inner_seed: int) -> Selection:
+                    inner_folds: int, inner_seed: int, progress=None) -> Selection:
     """Nested CV on one outer split: ``inner_folds`` stratified folds (seed
     ``inner_seed``) of the outer training part choose a grid point, which is
-    refitted on the whole training part and scored on the outer test part."""
+    refitted on the whole training part and scored on the outer test part.
+    ``progress`` (optional) is stepped after every inner split and the refit:
+    ``inner_folds + 1`` steps."""
     X_tr, y_tr = X[outer.train], y[outer.train]
-    mean = inner_scores(X_tr, y_tr, grid, score_grid, stratified_kfold(y_tr, inner_folds, inner_seed)).mean(axis=0)
+    inner = stratified_kfold(y_tr, inner_folds, inner_seed)
+    mean = inner_scores(X_tr, y_tr, grid, score_grid, inner, progress).mean(axis=0)
     best = best_index(mean)
     test = float(np.asarray(score_grid(X_tr, y_tr, X[outer.test], y[outer.test], [grid[best]]))[0])
+    if progress is not None:
+        progress.step(f"refit at {grid[best]}")
     return Selection(index=best, params=dict(grid[best]), inner_scores=mean, inner_score=float(mean[best]),
                      test_score=test, n_fits=len(grid) * inner_folds + 1)

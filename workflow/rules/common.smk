@@ -53,6 +53,15 @@ def table_inputs(spec, protocol):
     return spec.job_paths(RESULTS, protocol, exclude=SKIP, partial=PARTIAL)
 
 
+def cost_lines(specs_and_protocols):
+    """What each table's jobs still to run cost, from the committed records'
+    measured times (printed when the workflow starts)."""
+    from repro.experiments import estimate_cost
+
+    return [estimate_cost(spec.id, PROFILE, RESULTS, table_inputs(spec, protocol))
+            for spec, protocol in specs_and_protocols]
+
+
 import repro.datasets as rd
 
 # Data locations: the config wins, then REPRO_DATA_MIRROR / REPRO_DATA_DIR, then
