@@ -86,8 +86,9 @@ Conventions (they move Table 1 counts by tens of percent, see the notes):
   i_up and i_low are always exact.
 * The dual objective W is maintained exactly through each step,
   dW = y1 F1 d1 + y2 F2 d2 + 1/2 (K11 d1^2 + K22 d2^2) + y1 y2 K12 d1 d2
-  (the gradient of W is dW/dalpha_i = y_i F_i), and reported to ``history``
-  after every pass of the main loop.
+  (the gradient of W is dW/dalpha_i = y_i F_i), and sampled for ``history``
+  every ``history_every`` successful steps (with the time, without the GIL,
+  handed over at the next signal poll or pass end) and at the end of every pass.
 * An iteration is one successful takeStep; ``max_iter`` of them stop the solver.
   The passes run without the GIL and poll for signals every 1024 examineExample
   / takeStep calls, so Ctrl-C stops a long fit.
@@ -96,6 +97,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.math cimport fabs, isfinite, INFINITY
 from cpython.exc cimport PyErr_CheckSignals
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from _rows cimport Rows, Cols, rows_init, cols_init
 from _kernel cimport (KernelSpec, kernel_spec, kernel_ij, kernel_row, kernel_row_by_columns,
                      KERNEL_RBF, KERNEL_PRECOMPUTED)
@@ -230,6 +232,12 @@ cdef struct Solver:
     long long n_f_evals  # kernel values computed for them
     bint use_cache
     double* gram       # fast mode with a precomputed kernel: row i at gram + i * l
+    long long hist_every   # sample (step, W, time) every hist_every successful steps; 0: none
+    long long hist_n       # samples held, flushed to the Python trace while the GIL is held
+    long long hist_cap
+    long long* hist_it
+    double* hist_obj
+    double* hist_t
     RowCache* cache
     Probe* p1          # x_i1 (takeStep) / x_i (compute_F)
     Probe* p2          # x_i2 (takeStep)
@@ -383,6 +391,22 @@ cdef inline double step_objective(double y2, double F1, double F2, double eta,
     return y2 * (F2 - F1) * d2 - 0.5 * eta * d2 * d2
 
 
+cdef inline double _now() noexcept nogil:
+    # the clock of Python's time.perf_counter on Linux, so the trace's times agree
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + 1e-9 * ts.tv_nsec
+
+
+cdef void _flush_trace(Solver* S, object history, tuple buffers):
+    """Hand the samples taken without the GIL to the trace (``History.record_batch``;
+    ``buffers``: the arrays behind S.hist_it, S.hist_t, S.hist_obj)."""
+    cdef Py_ssize_t n = S.hist_n
+    if n:
+        history.record_batch(buffers[0][:n], buffers[1][:n], buffers[2][:n])
+    S.hist_n = 0
+
+
 cdef int take_step(Solver* S, int i1, int i2) noexcept nogil:
     cdef double alph1, alph2, y1, y2, F1, F2, s, L, H, k11, k12, k22, eta
     cdef double a1, a2, d1, d2, c1, c2, Lobj, Hobj, v1, v2, snap0
@@ -520,6 +544,11 @@ cdef int take_step(Solver* S, int i1, int i2) noexcept nogil:
             S.b_low = S.F[i]
             S.i_low = i
     S.n_steps += 1
+    if S.hist_every > 0 and S.n_steps % S.hist_every == 0 and S.hist_n < S.hist_cap:
+        S.hist_it[S.hist_n] = S.n_steps
+        S.hist_obj[S.hist_n] = S.obj
+        S.hist_t[S.hist_n] = _now()
+        S.hist_n += 1
     return 1
 
 
@@ -608,7 +637,7 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
               double coef0, int degree, int modification, double tol, double eps_step,
               bint use_cache, double cache_size, long long max_iter, object history,
               const int[::1] order=None, const double[::1] alpha0=None,
-              tuple columns=None):
+              tuple columns=None, long long history_every=0):
     """Train the binary SVM on rows ``x`` (an ``as_rows_input`` tuple), y in {-1, +1}.
 
     ``columns``: for CSR rows in fast (cache) mode, the same matrix by columns
@@ -630,8 +659,10 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
     ``converged`` False when ``max_iter`` stopped the main loop; ``objective`` the
     dual objective W (to minimise); ``stats`` a dict with ``n_F`` (F_i computed
     from scratch for examples outside I0), ``n_F_evals`` (kernel values computed
-    for them) and ``n_examine`` (examineExample calls). ``history(n_iter, W)`` is called after every
-    pass of the main loop (a pass over all examples, over I0, or one
+    for them) and ``n_examine`` (examineExample calls). ``history`` (a
+    ``repro.solvers.base.History`` or None) gets ``record_batch`` of (n_iter, time, W)
+    every ``history_every`` successful steps (0: never) and ``history(n_iter, W)``
+    after every pass of the main loop (a pass over all examples, over I0, or one
     Modification-2 inner loop). See the module docstring for the conventions.
     """
     cdef Rows X
@@ -709,6 +740,18 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
     S.n_f_evals = 0
     S.use_cache = use_cache
     S.gram = NULL
+    # the trace: every history_every-th successful step sampled without the GIL
+    # into these buffers, handed to history.record_at when the GIL is held
+    S.hist_every = history_every if history is not None else 0
+    S.hist_n = 0
+    S.hist_cap = 4096
+    hist_it_arr = np.empty(S.hist_cap, dtype=np.int64)
+    hist_obj_arr = np.empty(S.hist_cap)
+    hist_t_arr = np.empty(S.hist_cap)
+    S.hist_it = <long long*> cnp.PyArray_DATA(hist_it_arr)
+    S.hist_obj = <double*> cnp.PyArray_DATA(hist_obj_arr)
+    S.hist_t = <double*> cnp.PyArray_DATA(hist_t_arr)
+    hist_buffers = (hist_it_arr, hist_t_arr, hist_obj_arr)
     S.cache = &cache
     S.p1 = &probe1
     S.p2 = &probe2
@@ -780,6 +823,8 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
                     if calls % 1024 == 0:
                         with gil:
                             PyErr_CheckSignals()
+                            if S.hist_n * 2 >= S.hist_cap:
+                                _flush_trace(&S, history, hist_buffers)
                     if S.n_steps >= max_iter:
                         break
             elif modification == 1:
@@ -793,6 +838,8 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
                     if calls % 1024 == 0:
                         with gil:
                             PyErr_CheckSignals()
+                            if S.hist_n * 2 >= S.hist_cap:
+                                _flush_trace(&S, history, hist_buffers)
                     if S.b_up > S.b_low - 2.0 * tol:
                         n_changed = 0
                         break
@@ -806,13 +853,16 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
                     if calls % 1024 == 0:
                         with gil:
                             PyErr_CheckSignals()
+                            if S.hist_n * 2 >= S.hist_cap:
+                                _flush_trace(&S, history, hist_buffers)
                 n_changed = 0
         if examine_all:
             examine_all = False
         elif n_changed == 0:
             examine_all = True
         if history is not None:
-            history(S.n_steps, S.obj)
+            _flush_trace(&S, history, hist_buffers)
+            history(S.n_steps, S.obj)  # the end of the pass: kept as the last report if it is the last
     converged = not (n_changed > 0 or examine_all)
     stats = {"n_F": int(S.n_f), "n_F_evals": int(S.n_f_evals), "n_examine": int(n_examine)}
     return (alpha_arr, 0.5 * (S.b_up + S.b_low), int(S.n_steps), int(k.n_evals),

@@ -548,3 +548,20 @@ def test_hard_margin_separates_separable_data():
     assert np.all(f >= 1 - 2e-4 - 1e-9)  # every margin >= 1 (up to the tolerance)
     soft = SMO(C=1e6, gamma=1.0, tol=1e-4, kernel_cache=True).fit(X, y)
     np.testing.assert_array_equal(m.dual_coef_, soft.dual_coef_)
+
+
+@pytest.mark.parametrize("every", [1, 7, 100])
+def test_history_samples_every_k_steps_and_the_last(every):
+    """The trace is taken inside the passes (every k successful steps), not only
+    at their ends: a user's stride holds for SMO as for every solver."""
+    X, y = load_iris(return_X_y=True)
+    m = SMO(C=10.0, gamma=0.5, history_every=every).fit(X[y > 0], y[y > 0])
+    h = m.history_
+    it = h["iteration"]
+    expected = list(range(every, m.n_iter_ + 1, every))
+    if not expected or expected[-1] != m.n_iter_:
+        expected.append(m.n_iter_)
+    assert it.tolist() == expected
+    assert np.all(np.diff(h["time"]) >= 0)
+    assert h["objective"][-1] == pytest.approx(m.dual_objective_[0], rel=1e-12)
+    assert np.all(np.diff(h["objective"]) <= 1e-12 * abs(h["objective"][-1]))  # every step decreases W

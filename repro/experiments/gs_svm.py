@@ -252,11 +252,13 @@ class ScoreGrid:
         return acc
 
     def _model(self):
+        # no trace: thousands of fits per fold, of which only accuracies are kept
         if self.method == "GS-SVMs":
-            return GSSVM(kernel="precomputed")
+            return GSSVM(kernel="precomputed", history_every=None)
         if self.method == "HM-SVMs":
-            return HardMarginSVM(kernel="precomputed", max_iter=HM_MAX_ITER)
-        return SMO(kernel="precomputed", modification=2, kernel_cache=True, warm_start=True)
+            return HardMarginSVM(kernel="precomputed", max_iter=HM_MAX_ITER, history_every=None)
+        return SMO(kernel="precomputed", modification=2, kernel_cache=True, warm_start=True,
+                   history_every=None)
 
 
 def outer_splits(y, protocol: Protocol):

@@ -184,6 +184,23 @@ class History:
 
     __call__ = record
 
+    def record_batch(self, iterations, timestamps, objectives):
+        """Reports taken earlier by a kernel running without the GIL, handed over
+        now: ``timestamps`` are ``time.perf_counter`` readings (on Linux the
+        kernel's CLOCK_MONOTONIC). The trace's own time so far is left out of
+        each; the time of this call is left out of the reports that follow."""
+        entered = perf_counter()
+        if self.every is None:
+            return
+        excluded = self._excluded  # all spent before these reports were taken
+        for iteration, timestamp, objective in zip(iterations.tolist(), timestamps.tolist(),
+                                                   objectives.tolist()):
+            if iteration >= self._next:
+                self._pending = None
+                self._keep(int(iteration), timestamp - self._start - excluded, objective)
+                self._next = (int(iteration) // self.every + 1) * self.every
+        self._excluded += perf_counter() - entered
+
     def close(self):
         """Keep the held last report (called by the base once the solver returned),
         unless it repeats the iteration last kept (SMO's final pass takes no step)."""
