@@ -61,8 +61,8 @@ def resolve_gamma(gamma, X, kernel):
     with np.errstate(over="ignore", invalid="ignore"):  # refused just below, with the fix
         X_var = (X.multiply(X)).mean() - X.mean() ** 2 if sp.issparse(X) else X.var()
     if not np.isfinite(X_var):
-        raise ValueError("gamma='scale': the variance of X overflows float64 (its values are finite "
-                         "but too large); scale the features or give a numeric gamma")
+        raise ValueError("gamma='scale': the variance of X is beyond float64 (its values are finite "
+                         "but too large): scale the features, or give a numeric gamma")
     return 1.0 / (n_features * X_var) if X_var > 0 else 1.0
 
 
