@@ -13,6 +13,9 @@ REGISTRY = [
     (LinearSVM(max_iter=5000), {}),
     (SMO(), {}),
     (SMO(modification=1, kernel_cache=True), {}),
+    # a string gamma, resolved at fit (the checks' clone, pickle and
+    # unchanged-parameters checks see the string, the kernel the number)
+    (SMO(gamma="scale"), {}),
     # HardMarginSVM is the slow one (~20 s of the checks): on the checks'
     # overlapping or random-label data the box C = 1e6 is reached and SMO needs
     # up to ~1e7 steps (LIBSVM's SVC(C=1e6) needs 2e6-3.5e6 there too); with a

@@ -12,6 +12,7 @@ into the problem's rows), ``dual_coef`` (alpha_i * y_i for those rows),
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._kernels.kernels import kernel_matrix
@@ -23,10 +24,46 @@ _CHUNK_VALUES = 8_000_000
 
 KERNEL_PARAMETER_CONSTRAINTS = {
     "kernel": [StrOptions({"linear", "rbf", "poly", "precomputed"})],
-    "gamma": [Interval(Real, 0, None, closed="neither")],
+    # 'scale' and 'auto' as in scikit-learn's SVC (see resolve_gamma)
+    "gamma": [StrOptions({"scale", "auto"}), Interval(Real, 0, None, closed="neither")],
     "coef0": [Real],
     "degree": [Interval(Integral, 1, None, closed="left")],
 }
+
+
+def resolve_gamma(gamma, X, kernel):
+    """The number a kernel solver uses for ``gamma`` on training data ``X``
+    (validated: float64 dense or CSR), with scikit-learn's SVC conventions
+    (sklearn/svm/_base.py, ``BaseLibSVM.fit``), so that ``_gamma`` equals
+    ``SVC(gamma=...)._gamma`` on the same data:
+
+    * a number: itself;
+    * ``'scale'``: ``1 / (n_features * X.var())``, the variance over all
+      entries; for CSR ``X.multiply(X).mean() - X.mean() ** 2`` (SVC's
+      formula: no dense copy); a variance of 0 (constant X) gives 1.0;
+    * ``'auto'``: ``1 / n_features``;
+    * ``kernel='precomputed'``: 0.0 (X is a Gram matrix; the kernel ignores
+      gamma), as SVC.
+
+    One deviation: SVC's CSR formula can round a constant matrix's variance
+    to a tiny negative number and then return a negative gamma; a variance
+    <= 0 gives 1.0 here (a negative gamma is not a valid kernel width). A
+    variance beyond float64 (inf / NaN: entries near the float64 limit) is
+    refused with the fix, instead of a gamma of 0 or NaN.
+    """
+    if kernel == "precomputed":
+        return 0.0
+    if not isinstance(gamma, str):
+        return float(gamma)
+    n_features = X.shape[1]
+    if gamma == "auto":
+        return 1.0 / n_features
+    with np.errstate(over="ignore", invalid="ignore"):  # refused just below, with the fix
+        X_var = (X.multiply(X)).mean() - X.mean() ** 2 if sp.issparse(X) else X.var()
+    if not np.isfinite(X_var):
+        raise ValueError("gamma='scale': the variance of X is beyond float64 (its values are finite "
+                         "but too large): scale the features, or give a numeric gamma")
+    return 1.0 / (n_features * X_var) if X_var > 0 else 1.0
 
 
 class KernelExpansionMixin:
@@ -37,11 +74,17 @@ class KernelExpansionMixin:
     ``support_``, ``dual_coef_``, ``intercept_`` (n_problems,),
     ``support_vectors_`` (None with kernel='precomputed': ``support_`` indexes
     the columns of K(X, X_train) prediction reads), ``n_support_`` and ``n_kernel_evals_`` (the total
-    number of kernel values computed during training, over all problems).
+    number of kernel values computed during training, over all problems), and
+    ``_gamma``, the number ``gamma`` stands for (:func:`resolve_gamma`: set
+    from the whole training set before the first problem, used by training
+    and prediction alike).
     """
 
+    def _prepare_fit(self, X):
+        self._gamma = resolve_gamma(self.gamma, X, self.kernel)
+
     def _kernel_args(self):
-        return kernel_params(self.kernel, self.gamma, self.coef0, self.degree)
+        return kernel_params(self.kernel, self._gamma, self.coef0, self.degree)
 
     def _set_fitted(self, results, X):
         support = [r["rows"][r["support"]] for r in results]

@@ -17,6 +17,11 @@ A solver subclass implements one binary problem with labels in {-1, +1}:
 * ``_decision_values(X) -> ndarray (n_samples, n_problems)``: the decision
   value of every problem on the validated data ``X`` (one call for all
   problems, so a solver can share work between them).
+* optionally ``_prepare_fit(X)``: called once per ``fit`` with the validated
+  training data before the first problem is solved, to fix what every
+  problem shares and what depends on the whole training set (the kernel
+  solvers resolve ``gamma='scale'`` there, so the one-vs-one problems use the
+  gamma of the whole training set, as scikit-learn's SVC does).
 
 :class:`~repro.solvers._linear_model.LinearModelMixin` (``coef_``,
 ``intercept_``) and :class:`~repro.solvers._kernel_model.KernelExpansionMixin`
@@ -287,6 +292,7 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
             )
         self.classes_ = classes
         self.problems_ = [(0, 1)] if len(classes) == 2 else list(combinations(range(len(classes)), 2))
+        self._prepare_fit(X)
 
         every = self._history_every()
         results, traces = [], []
@@ -367,6 +373,9 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
                     f"{type(self).__name__}: non-finite {key} after {result.get('n_iter')} "
                     f"iterations{where}: the data's norms or kernel values overflow float64; "
                     f"scale the features (or lower gamma / degree)")
+
+    def _prepare_fit(self, X):
+        """Hook before the problems are solved (see the module docstring)."""
 
     def _fit_binary(self, X, y, history):  # pragma: no cover - abstract
         raise NotImplementedError

@@ -35,8 +35,13 @@ class GSSVM(KernelExpansionMixin, BaseSVMClassifier):
         theta = gamma); ``linear``: ``x.z``; ``poly``: ``(gamma x.z + coef0)**degree``;
         ``precomputed``: ``X`` is the kernel matrix (``fit``: K(train, train),
         ``predict``: K(test, train)).
-    gamma : float, default=0.05
-        Kernel width (the paper's theta; 0.05 in its Table 1).
+    gamma : float, 'scale' or 'auto', default=0.05
+        Kernel width of rbf and poly (the paper's theta; 0.05 in its Table 1).
+        ``'scale'``: ``1 / (n_features * X.var())`` and ``'auto'``: ``1 /
+        n_features``, computed on the training data at ``fit`` as
+        scikit-learn's SVC does (one-vs-one problems use the value of the whole
+        training set) and stored in ``_gamma``, which prediction uses. Ignored
+        by 'linear' and 'precomputed'.
     coef0 : float, default=0.0
         Constant of the polynomial kernel.
     degree : int, default=3

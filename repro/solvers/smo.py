@@ -152,7 +152,14 @@ class SMO(_WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
         ``rbf``: ``exp(-gamma ||x - z||^2)`` (the GS-SVM paper's theta = gamma).
         ``precomputed``: ``fit`` takes the Gram matrix K(X_train, X_train) and
         prediction K(X, X_train); in fast mode its rows are the cache.
-    gamma, coef0, degree : kernel parameters (see ``pyx/_kernel.pxd``).
+    gamma : float, 'scale' or 'auto', default=0.05
+        Kernel width of rbf and poly (the GS-SVM paper's theta; 0.05 in its
+        Table 1, where SMO is the baseline). ``'scale'``: ``1 / (n_features *
+        X.var())`` and ``'auto'``: ``1 / n_features``, computed on the training
+        data at ``fit`` as scikit-learn's SVC does (one-vs-one problems use the
+        value of the whole training set) and stored in ``_gamma``, which
+        prediction uses. Ignored by 'linear' and 'precomputed'.
+    coef0, degree : kernel parameters of poly (see ``pyx/_kernel.pxd``).
     modification : {1, 2}, default=2
         Keerthi's Modification 1 (alternate passes over all examples and over I0)
         or Modification 2 (steps on the pair (i_up, i_low) instead of the I0 pass).
@@ -286,7 +293,8 @@ class HardMarginSVM(_WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
 
     Parameters
     ----------
-    kernel, gamma, coef0, degree : as in :class:`SMO`.
+    kernel, gamma, coef0, degree : as in :class:`SMO` (gamma: a number,
+        'scale' or 'auto'; default 0.05, the paper's theta).
     C : float, default=1e6
         The box that stands in for infinity.
     tol : float, default=1e-3
