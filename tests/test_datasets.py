@@ -84,11 +84,9 @@ def test_unknown_name_suggests_close_matches():
 @pytest.mark.parametrize("name,split", CASES, ids=[f"{n}-{s}" for n, s in CASES])
 def test_shape_and_classes_match_registry(data_env, name, split):
     spec = D.get_spec(name)
-    if D.availability(name) not in ("cached", "mirror", "stand-in"):
-        pytest.skip(f"{name}: {D.availability(name)} here")
-    files = spec.files(split) if spec.splits else ()
-    if not spec.standin and any(sources.where(f) == "unavailable" for f in files):
-        pytest.skip(f"{name} {split}: not in the mirror")
+    here = D.availability(name, split)
+    if here not in ("cached", "mirror", "stand-in"):
+        pytest.skip(f"{name} {split}: {here} here")
     X, y, info = D.load(name, split, return_info=True)
     _check_types(X, y)
     assert sp.issparse(X) == spec.sparse
@@ -495,13 +493,23 @@ def _run(args, env_extra):
                           text=True, env=env, cwd=REPO, timeout=120)
 
 
+def _listed(text):
+    """name -> availability text of the listing's table (header, rows, blank line)."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("name ")) + 1
+    rows = lines[start:lines.index("", start)]
+    return {line[:24].strip(): line[25:].split("  ")[0].strip() for line in rows}
+
+
 def test_cli_lists_every_dataset(data_env):
     r = _run([], {})
     assert r.returncode == 0, r.stderr
-    listed = {line.split()[0]: line.split()[1] for line in r.stdout.splitlines()[3:]}
+    listed = _listed(r.stdout)
     assert set(listed) == set(D.names())
     assert listed["a1a"] in ("mirror", "cached") and listed["isolet"] == "unavailable"
-    assert set(listed.values()) <= {"cached", "mirror", "download", "stand-in", "unavailable"}
+    assert {a.split()[0] for a in listed.values()} <= {"cached", "mirror", "download", "stand-in", "unavailable"}
+    # w8a.t is in no mirror and has no recorded sha256: the listing says so
+    assert listed["w8a"] in ("mirror (test: unavailable)", "cached (test: unavailable)")
 
 
 def test_cli_fetch(tmp_path, data_env):
@@ -513,3 +521,147 @@ def test_cli_fetch(tmp_path, data_env):
     assert r.returncode == 1 and "isolet" in r.stderr and "not available" in r.stderr
     r = _run(["fetch", "no-such-set"], env)
     assert r.returncode == 1 and "unknown dataset" in r.stderr
+
+
+# ---------------------------------------------------------------- where the mirror is
+def _fake_checkout(base, with_mirror):
+    """A repository checkout (pyproject.toml beside the package) and, optionally, a
+    mirror beside it holding heart_scale; returns (checkout, mirror folder)."""
+    root = base / "checkout"
+    (root / "repro").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[project]\nname = 'repro'\n")
+    mirror = base / "shared" / "datasets"
+    if with_mirror:
+        (mirror / "libsvm").mkdir(parents=True)
+    return root, mirror
+
+
+def test_checkout_is_recognised_by_its_pyproject(tmp_path):
+    root, _ = _fake_checkout(tmp_path, with_mirror=False)
+    assert sources.checkout_of(root / "repro") == root
+    installed = tmp_path / "lib" / "site-packages" / "repro"
+    installed.mkdir(parents=True)
+    assert sources.checkout_of(installed) is None
+
+
+def test_mirror_beside_the_checkout_is_used_when_the_variable_is_unset(fresh, monkeypatch, data_env):
+    root, mirror = _fake_checkout(fresh, with_mirror=True)
+    (mirror / "libsvm" / "heart_scale").write_bytes((data_env / "libsvm" / "heart_scale").read_bytes())
+    monkeypatch.setattr(sources, "_checkout", lambda: root)
+    assert sources.mirror_dir() == (mirror, f"REPRO_DATA_MIRROR not set; found beside the checkout {root}")
+    X, y, info = D.load("heart_scale", return_info=True)
+    assert info.source == "mirror" and X.shape == (270, 13)
+
+
+def test_mirror_variable_wins_over_the_checkout(fresh, monkeypatch):
+    root, _ = _fake_checkout(fresh, with_mirror=True)
+    monkeypatch.setattr(sources, "_checkout", lambda: root)
+    monkeypatch.setenv("REPRO_DATA_MIRROR", str(fresh / "elsewhere"))
+    assert sources.mirror_dir() == (fresh / "elsewhere", "set by REPRO_DATA_MIRROR")
+    monkeypatch.setenv("REPRO_DATA_MIRROR", "")  # set empty: no mirror at all
+    assert sources.mirror_dir().path is None
+    with pytest.raises(DatasetUnavailableError, match="REPRO_DATA_MIRROR set empty"):
+        D.load("segment")
+
+
+def test_no_mirror_without_the_variable_or_a_folder_beside_the_checkout(fresh, monkeypatch):
+    root, mirror = _fake_checkout(fresh, with_mirror=False)
+    monkeypatch.setattr(sources, "_checkout", lambda: root)
+    m = sources.mirror_dir()
+    assert m.path is None and str(mirror) in m.how
+    monkeypatch.setattr(sources, "_checkout", lambda: None)  # an installed package
+    m = sources.mirror_dir()
+    assert m.path is None and "installed" in m.how
+    with pytest.raises(DatasetUnavailableError, match="REPRO_DATA_MIRROR not set; the package is installed"):
+        D.load("segment")
+
+
+def test_readme_example_works_in_a_new_process_with_nothing_set(tmp_path):
+    """The issue's first hour: from a checkout with ../shared/datasets beside it,
+    load("a1a") and the listing find the mirror with no variable set."""
+    if not (REPO.parent / "shared" / "datasets").is_dir():
+        pytest.skip("no shared/datasets beside this checkout")
+    env = {k: v for k, v in os.environ.items() if k != "REPRO_DATA_MIRROR"}
+    env.update(REPRO_DATA_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    code = "from repro.datasets import load; X, y, i = load('a1a', return_info=True); print(X.shape, i.source)"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split("\n")[0] == "(1605, 123) mirror"
+    r = subprocess.run([sys.executable, "-m", "repro.datasets", "list"], capture_output=True, text=True,
+                       env=env, cwd=tmp_path, timeout=120)
+    assert r.returncode == 0, r.stderr
+    beside = REPO.parent / "shared" / "datasets"
+    assert f"mirror:    {beside} (REPRO_DATA_MIRROR not set; found beside the checkout {REPO})" in r.stdout
+    # NESVM uses a1a's train and test; only the training file is cached so far
+    assert _listed(r.stdout)["a1a"] == "mirror (train: cached)"
+
+
+# ---------------------------------------------------------------- the listing
+def _listing(monkeypatch, reachable=(False, "no route (test)"), paper=None):
+    from repro.datasets.__main__ import cmd_list
+
+    monkeypatch.setattr(sources, "network_reachable", lambda url, timeout=3.0: reachable)
+    out = io.StringIO()
+    assert cmd_list(paper, out=out) == 0
+    return out.getvalue()
+
+
+def test_listing_says_where_it_looked_and_what_the_words_mean(fresh, monkeypatch, data_env):
+    monkeypatch.setenv("REPRO_DATA_MIRROR", str(data_env))
+    text = _listing(monkeypatch)
+    assert f"cache:     {fresh / 'cache'} (set by REPRO_DATA_DIR)\n" in text
+    assert f"mirror:    {data_env} (set by REPRO_DATA_MIRROR)\n" in text
+    assert "downloads: not possible now, no route (test);" in text
+    legend = text.split("\n\n")[-1]
+    for word in ("cached", "mirror", "download", "stand-in", "unavailable"):
+        assert any(line.startswith(f"{word} ") for line in legend.splitlines()), word
+    assert "splits the papers use" in legend
+
+    monkeypatch.setenv("REPRO_DATA_MIRROR", str(fresh / "no-such-folder"))
+    text = _listing(monkeypatch, reachable=(True, ""), paper="ldm")
+    assert f"mirror:    {fresh / 'no-such-folder'} (set by REPRO_DATA_MIRROR; THE FOLDER DOES NOT EXIST)" in text
+    assert "downloads: possible (https://www.csie.ntu.edu.tw answers)" in text
+    assert "a1a" not in _listed(text) and _listed(text)["a9a"] == "download"  # a1a: not in LDM
+    monkeypatch.delenv("REPRO_DATA_MIRROR")
+    assert "mirror:    none (REPRO_DATA_MIRROR not set;" in _listing(monkeypatch)
+
+
+# ---------------------------------------------------------------- availability per split
+def _mirror_with(fresh, data_env, *paths):
+    """A private mirror holding only ``paths`` of the shared one (symbolic links)."""
+    for rel in paths:
+        (fresh / "mirror" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (fresh / "mirror" / rel).symlink_to(data_env / rel)
+    return fresh / "mirror"
+
+
+def test_availability_is_per_split(fresh, monkeypatch, data_env):
+    # a9a's training file in the mirror, its test file in neither cache nor mirror
+    monkeypatch.setenv("REPRO_DATA_MIRROR", str(_mirror_with(fresh, data_env, "libsvm/a9a", "libsvm/a1a")))
+    assert D.availability("a9a", "train") == "mirror"
+    assert D.availability("a9a", "test") == D.availability("a9a", "all") == "download"
+    assert D.availability("a9a") == "mirror"  # LDM trains on a9a only
+    D.load("a9a")
+    assert D.availability("a9a") == "cached" and D.availability("a9a", "test") == "download"
+    assert _listed(_listing(monkeypatch))["a9a"] == "cached (test: download)"
+    assert D.info("a9a", "test").source == "download" and D.info("a9a").source == "cache"
+    with pytest.raises(DatasetUnavailableError, match="a9a.t"):
+        D.load("a9a", split="test")  # offline: what the listing's 'download' said
+    # NESVM uses a1a's train and test: the dataset's word is the weaker of the two
+    assert D.availability("a1a", "train") == "mirror" and D.availability("a1a") == "download"
+    assert _listed(_listing(monkeypatch))["a1a"] == "download (train: mirror)"
+    with pytest.raises(ValueError, match="no split 'test'"):
+        D.availability("heart_scale", "test")
+
+
+def test_standin_word_follows_all_its_canonical_files(fresh, monkeypatch, data_env):
+    """A stand-in's canonical files are used all together or not at all, so a7a with
+    only its training file here is still a stand-in, for every split."""
+    mirror = _mirror_with(fresh, data_env, "libsvm/a9a")
+    lines = (data_env / "libsvm" / "a9a").read_bytes().splitlines(keepends=True)
+    (mirror / "libsvm" / "a7a").write_bytes(b"".join(lines[:16100]))
+    monkeypatch.setenv("REPRO_DATA_MIRROR", str(mirror))
+    assert D.availability("a7a") == D.availability("a7a", "train") == D.availability("a7a", "test") == "stand-in"
+    assert D.load("a7a", return_info=True)[2].standin

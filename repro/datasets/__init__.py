@@ -7,8 +7,9 @@
 >>> X, y, info = datasets.load("a6a", return_info=True); info.standin
 True
 
-Files come from the cache ``$REPRO_DATA_DIR``, else the mirror ``$REPRO_DATA_MIRROR``,
-else the canonical URL, with sha256 checks (see :mod:`repro.datasets.sources`).
+Files come from the cache ``$REPRO_DATA_DIR``, else the mirror (``$REPRO_DATA_MIRROR``,
+else ``../shared/datasets`` beside the checkout: :func:`sources.mirror_dir`), else the
+canonical URL, with sha256 checks (see :mod:`repro.datasets.sources`).
 ``python -m repro.datasets`` lists every dataset and where it would come from;
 ``python -m repro.datasets fetch NAME ...`` fills the cache.
 """

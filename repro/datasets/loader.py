@@ -48,33 +48,50 @@ def _sk_cached(kind) -> bool:
     return all(glob.glob(str(home / p)) for p in pats)
 
 
-def _file_states(spec: DatasetSpec):
-    files = [f for s in spec.used_splits() if s in dict(spec.splits) or s == "all"
-             for f in spec.files(s)] if spec.splits else []
-    return [sources.where(f) for f in files]
-
-
 def _worst(states):
     return max(states, key=_ORDER.index) if states else "unavailable"
 
 
-def availability(name: str) -> str:
-    """Where the splits the papers use would come from here: 'cached', 'mirror',
-    'download' (a URL with a known sha256, or a checksumming scikit-learn fetcher),
-    'stand-in' or 'unavailable'. Looks at files only; nothing is read or fetched."""
-    spec = get_spec(name)
-    if spec.format == "none":
-        return "unavailable"
-    worst = _worst(_file_states(spec))
-    if spec.standin:
-        if worst in ("cached", "mirror", "download"):
-            return worst
-        return "stand-in" if availability(spec.standin.pool) != "unavailable" else "unavailable"
-    if spec.sklearn:
-        if spec.splits and worst in ("cached", "mirror"):
+def _canonical_files(spec: DatasetSpec):
+    """A stand-in's published files: the loader takes all of them or none (its train
+    and test parts are complementary draws from one pool, never mixed with a file)."""
+    return [f for s in ("train", "test") for f in spec.files(s)]
+
+
+def _split_state(spec: DatasetSpec, split: str) -> str:
+    """Where one split (or 'all') of a dataset without a stand-in would come from."""
+    has_files = spec.splits and (split in dict(spec.splits) or split == "all")
+    worst = _worst([sources.where(f) for f in spec.files(split)]) if has_files else None
+    if spec.sklearn:  # the LIBSVM file when it is here, else the scikit-learn fetcher
+        if worst in ("cached", "mirror"):
             return worst
         return "cached" if _sk_cached(spec.sklearn) else "download"
-    return worst
+    return worst or "unavailable"
+
+
+def availability(name: str, split: str | None = None) -> str:
+    """Where a split would come from here: 'cached', 'mirror', 'download' (a URL with a
+    known sha256, or a checksumming scikit-learn fetcher), 'stand-in' or 'unavailable'.
+    Looks at files only; nothing is read or fetched.
+
+    ``split``: 'train', 'test' (where the dataset has one) or 'all'. Without it, the
+    weakest word over the splits the papers use (``DatasetSpec.used_splits``): what a
+    run of the papers' experiments can count on, and what ``fetch`` gets. So 'cached'
+    means every used split is cached; a split no paper uses may still be worse (a9a's
+    test file for LDM, which trains on a9a only): ask for it by name.
+    """
+    spec = get_spec(name)
+    if split is not None and split not in spec.split_names() + ["all"]:
+        raise ValueError(f"{spec.name}: no split {split!r}; choose from {spec.split_names() + ['all']}")
+    if spec.format == "none":
+        return "unavailable"
+    if spec.standin:  # the same word for every split: canonical files for all, or none
+        worst = _worst([sources.where(f) for f in _canonical_files(spec)])
+        if worst in ("cached", "mirror", "download"):
+            return worst
+        st = spec.standin
+        return "stand-in" if availability(st.pool, st.pool_split) != "unavailable" else "unavailable"
+    return _worst([_split_state(spec, s) for s in ([split] if split else spec.used_splits())])
 
 
 def is_standin(name: str) -> bool:
@@ -98,7 +115,7 @@ def _describe(spec: DatasetSpec, source: str, split: str) -> str:
 def info(name: str, split: str = "train") -> DatasetInfo:
     """What :func:`load` would use here, without loading anything."""
     spec = get_spec(name)
-    av = availability(spec.name)
+    av = availability(spec.name, split)
     source = {"cached": "cache"}.get(av, av)
     files = tuple(f.path for f in spec.files(split)) if spec.splits else ()
     return DatasetInfo(spec.name, split, source, av == "stand-in", _describe(spec, source, split),
@@ -197,7 +214,7 @@ def _missing_lines(files, reason):
 def _from_standin(spec, split, download):
     # The canonical files win when all of them are here (cache / mirror), or may be
     # downloaded unverified at the user's request; else the stand-in.
-    canon = [f for s in ("train", "test") for f in spec.files(s)]
+    canon = _canonical_files(spec)
     worst = _worst([sources.where(f) for f in canon])
     tried = []
     if worst in ("cached", "mirror") or (download and worst == "download"):
@@ -338,7 +355,7 @@ def fetch(name: str, *, download: bool = True) -> list[Path]:
     if spec.format == "none":
         load(spec.name)  # raises DatasetUnavailableError with the reason
     if spec.standin:
-        canon = [f for s in ("train", "test") for f in spec.files(s)]
+        canon = _canonical_files(spec)
         if _worst([sources.where(f) for f in canon]) in ("cached", "mirror"):
             return [sources.ensure_file(f, download=False)[0] for f in canon]
         return fetch(spec.standin.pool, download=download)

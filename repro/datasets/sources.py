@@ -4,8 +4,10 @@ Order of lookup for every file of the registry (:class:`~repro.datasets.registry
 
 1. the cache ``$REPRO_DATA_DIR`` (default ``pooch.os_cache("repro")``, e.g.
    ``~/.cache/repro``), laid out like the mirror (``libsvm/a1a``, ``uci/glass.data``);
-2. the mirror ``$REPRO_DATA_MIRROR`` (a folder laid out like ``shared/datasets``),
-   copied into the cache;
+2. the mirror (a folder laid out like ``shared/datasets``), copied into the cache;
+   found by :func:`mirror_dir`: ``$REPRO_DATA_MIRROR`` when set (set empty: no
+   mirror), else ``../shared/datasets`` beside the repository checkout the package is
+   imported from (``pip install -e .`` or ``PYTHONPATH``), if that folder exists;
 3. the canonical URL, downloaded into the cache.
 
 Checks. A file entering the cache is hashed while it is copied or downloaded, into
@@ -53,7 +55,9 @@ import time
 import urllib.parse
 import urllib.request
 import warnings
+from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from .._io import atomic_path, write_text_atomic
 from .errors import ChecksumError, DatasetUnavailableError
@@ -79,9 +83,47 @@ def data_dir() -> Path:
         return Path.home() / ".cache" / "repro"
 
 
-def mirror_dir() -> Path | None:
+class Mirror(NamedTuple):
+    """The mirror folder (None: no mirror) and how it was found, in words."""
+    path: Path | None
+    how: str
+
+
+def checkout_of(package_dir: Path) -> Path | None:
+    """The repository checkout that holds the package folder ``package_dir``, or None
+    when the package is an installed copy (site-packages holds no pyproject.toml)."""
+    root = Path(package_dir).parent
+    return root if (root / "pyproject.toml").is_file() else None
+
+
+@lru_cache(maxsize=1)
+def _checkout() -> Path | None:
+    # where this very package was imported from: it does not move within a process
+    return checkout_of(Path(__file__).resolve().parents[1])
+
+
+def mirror_dir() -> Mirror:
+    """Where the offline mirror is: the one rule of the library, the command line, the
+    workflow and the tests.
+
+    1. ``REPRO_DATA_MIRROR`` when set (to the empty string: no mirror);
+    2. else ``<checkout>/../shared/datasets`` when the package is imported from a
+       repository checkout and that folder exists (the layout the mirror is shipped in);
+    3. else none: an installed package has no checkout to look beside.
+    """
     env = os.environ.get("REPRO_DATA_MIRROR")
-    return Path(env).expanduser() if env else None
+    if env is not None:
+        if env:
+            return Mirror(Path(env).expanduser(), "set by REPRO_DATA_MIRROR")
+        return Mirror(None, "REPRO_DATA_MIRROR set empty: no mirror")
+    root = _checkout()
+    if root is None:
+        return Mirror(None, "REPRO_DATA_MIRROR not set; the package is installed, not "
+                            "imported from a checkout, so there is no ../shared/datasets beside it")
+    beside = root.parent / "shared" / "datasets"
+    if beside.is_dir():
+        return Mirror(beside, f"REPRO_DATA_MIRROR not set; found beside the checkout {root}")
+    return Mirror(None, f"REPRO_DATA_MIRROR not set and no {beside} beside the checkout")
 
 
 def configure(mirror=None, cache=None):
@@ -227,7 +269,7 @@ def where(fs) -> str:
     """Cheap availability of one file: 'cached', 'mirror', 'download' or 'unavailable'."""
     if (data_dir() / fs.path).is_file():
         return "cached"
-    m = mirror_dir()
+    m = mirror_dir().path
     if m is not None and (m / fs.path).is_file():
         return "mirror"
     if fs.derive is not None:
@@ -290,9 +332,9 @@ def _ensure(fs, download, tried, bad, reason=""):
     else:
         tried.append(f"cache: {dest} (absent)")
 
-    m = mirror_dir()
+    m, how = mirror_dir()
     if m is None:
-        tried.append("mirror: REPRO_DATA_MIRROR not set")
+        tried.append(f"mirror: none ({how})")
     elif (m / fs.path).is_file():
         try:
             _admit(m / fs.path, dest, fs, "mirror")

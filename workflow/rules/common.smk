@@ -64,13 +64,14 @@ def cost_lines(specs_and_protocols):
 
 import repro.datasets as rd
 
-# Data locations: the config wins, then REPRO_DATA_MIRROR / REPRO_DATA_DIR, then
-# the mirror beside the repository. rd.configure exports them to every job.
-_default_mirror = Path(workflow.basedir).parent.parent / "shared" / "datasets"
+# Data locations: the config wins, then the package's own rule (REPRO_DATA_MIRROR,
+# else ../shared/datasets beside the checkout: repro.datasets.sources.mirror_dir) and
+# REPRO_DATA_DIR. rd.configure exports them to every job, so a job whose repro is not
+# imported from the checkout (--use-conda) still sees the same mirror.
 if config.get("data_mirror"):
     rd.configure(mirror=config["data_mirror"])
-elif rd.sources.mirror_dir() is None and _default_mirror.is_dir():
-    rd.configure(mirror=_default_mirror)
+else:
+    rd.configure(mirror=rd.sources.mirror_dir().path)  # None (no mirror): left as it is
 if config.get("data_cache"):
     rd.configure(cache=config["data_cache"])
 
