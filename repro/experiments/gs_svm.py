@@ -350,12 +350,9 @@ def speed_split(name: str):
     from sklearn.model_selection import train_test_split
 
     X, y = datasets.load(name)
-    if "test" in datasets.get_spec(name).split_names() and datasets.availability(name) != "unavailable":
-        try:
-            Xt, yt = datasets.load(name, split="test")
-            return X, y, Xt, yt, "published test set"
-        except datasets.DatasetUnavailableError:
-            pass
+    if "test" in datasets.get_spec(name).split_names() and datasets.availability(name, "test") != "unavailable":
+        Xt, yt = datasets.load(name, split="test")
+        return X, y, Xt, yt, "published test set"
     X, Xt, y, yt = train_test_split(X, y, test_size=0.2, stratify=y, random_state=0)
     return X, y, Xt, yt, "80/20 stratified split of the training file (seed 0)"
 

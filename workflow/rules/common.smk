@@ -2,7 +2,6 @@
 # environment, and the list of datasets the workflow can obtain on this machine.
 import os
 import re
-from pathlib import Path
 
 PROFILES = ("full", "quick")
 if config["profile"] not in PROFILES:
