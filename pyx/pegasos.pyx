@@ -71,9 +71,11 @@ cdef inline void _draw_batch(unsigned long long* state, int* perm, int m, int k,
                              bint replace, int* batch) noexcept nogil:
     """k row indices into ``batch``. Without replacement: the first k steps of
     a Fisher-Yates shuffle of ``perm`` (a permutation of 0..m-1 kept between
-    calls), which picks a uniform k-subset whatever order perm is in, in O(k)."""
+    calls), which picks a uniform k-subset whatever order perm is in, in O(k).
+    For k = 1 both are one uniform draw, taken directly (perm's swap is a
+    random memory access that cost 10-25 % of a sparse step on a9a and w8a)."""
     cdef int s, j, tmp
-    if replace:
+    if replace or k == 1:  # a subset of one row is one uniform draw: skip perm
         for s in range(k):
             batch[s] = rng_randint(state, m)
     else:
@@ -155,7 +157,7 @@ def pegasos(tuple x, const double[::1] y, double lam, long long n_iter, int batc
     cdef WeightVector W
     cdef long long t = 0, stop, avg_from = n_iter - n_average  # average w_{t+1} for t > avg_from
     cdef int s, i, n_viol
-    cdef double mu, shrink, step
+    cdef double mu, inv_t, step, inv_lam = 1.0 / lam
 
     if n_average > 0 and avg_from < 0:
         avg_from = 0
@@ -182,13 +184,10 @@ def pegasos(tuple x, const double[::1] y, double lam, long long n_iter, int batc
                 # mu_t lambda is 1/t (slides) or 1/(t+1) (code) exactly: taking
                 # the shrink from it, not from mu * lam, makes the slides' first
                 # shrink exactly 0 (w_1 is then forgotten, as the slides' update says)
-                if variant == 0:
-                    mu = 1.0 / (lam * t)
-                    shrink = 1.0 - 1.0 / t
-                else:
-                    mu = 1.0 / (lam * (t + 1))
-                    shrink = 1.0 - 1.0 / (t + 1)
-                wv_scale(&W, shrink)
+                # (one division per step: mu = (1/t') (1/lambda), t' = t or t + 1)
+                inv_t = 1.0 / (t if variant == 0 else t + 1)
+                mu = inv_t * inv_lam
+                wv_scale(&W, 1.0 - inv_t)
                 step = mu / k
                 for s in range(n_viol):
                     i = viol[s]

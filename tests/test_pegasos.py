@@ -37,11 +37,11 @@ def reference_pegasos(X, y, lam, n_iter, batch_size=1, projection=True, n_averag
         A = batches[t - 1]
         B = A[y[A] * (X[A] @ w) < 1.0]             # margins at w_t
         if variant == "slides":
-            mu, shrink = 1.0 / (lam * t), 1.0 - 1.0 / t
+            mu = 1.0 / (lam * t)
         else:
             t0 = t - 1                               # the code counts from 0
-            mu, shrink = 1.0 / (lam * (t0 + 2)), 1.0 - 1.0 / (t0 + 2)
-        w = shrink * w + mu / k * (y[B] @ X[B])
+            mu = 1.0 / (lam * (t0 + 2))
+        w = (1.0 - mu * lam) * w + mu / k * (y[B] @ X[B])
         norm = np.linalg.norm(w)
         if projection and norm > radius:
             w = w * (radius / norm)
