@@ -61,7 +61,7 @@ class Pegasos(LinearModelMixin, BaseSVMClassifier):
         False: return the last iterate w_{T+1} (the slides' output). True:
         return the plain average of all T iterates w_2 .. w_{T+1}. An int n:
         the average of the last min(n, T) iterates, the option of the authors'
-        code. The average is kept lazily, so it does not change the O(nnz)
+        code (``num_iter_to_avg`` of ``Learn`` in its pegasos_optimize.cc). The average is kept lazily, so it does not change the O(nnz)
         cost of a step. Averaging from the first iterate (True) keeps the
         poor early iterates in the average (4.4 % above the optimum on a9a in
         the setting of ``n_iter``, against 2.1 % for the last iterate);
