@@ -67,15 +67,14 @@ def _alpha_for(alpha, nu):
     return alpha
 
 
-def _check_memory(size, what, kernel_memory):
+def _check_memory(size, what, kernel_memory, fix):
     """Refuse up front a dense size x size matrix beyond kernel_memory (MB)."""
     need = 8.0 * size * size
     if need > kernel_memory * _MB:
         raise ValueError(
             f"LSVM forms and factors the {size} x {size} matrix {what}: {need / _MB:,.1f} MB "
             f"(8 * {size}^2 bytes), above kernel_memory={kernel_memory} MB; raise kernel_memory "
-            f"if the memory is there, or use fewer samples (kernel='linear' needs only an "
-            f"(n_features+1)^2 matrix)")
+            f"if the memory is there, or {fix}")
 
 
 def _iterate(solve_into, m, nu, alpha, tol, max_iter, history=None, callback=None):
@@ -121,14 +120,18 @@ def smw_operator(A, d, nu):
     """``H = D[A -e]`` (A's layout: dense array or CSR) and the Cholesky factor of
     the (n+1) x (n+1) matrix ``I/nu + H'H`` of the SMW identity (1)."""
     m, n = A.shape
-    if sp.issparse(A):
-        H = sp.hstack([sp.diags(d) @ A, sp.csr_matrix(-d[:, None])], format="csr")
-        HtH = (H.T @ H).toarray()
-    else:
-        H = np.empty((m, n + 1))
-        np.multiply(A, d[:, None], out=H[:, :n])
-        H[:, n] = -d
-        HtH = H.T @ H
+    with np.errstate(over="ignore", invalid="ignore"):  # refused just below, with the fix
+        if sp.issparse(A):
+            H = sp.hstack([sp.diags(d) @ A, sp.csr_matrix(-d[:, None])], format="csr")
+            HtH = (H.T @ H).toarray()
+        else:
+            H = np.empty((m, n + 1))
+            np.multiply(A, d[:, None], out=H[:, :n])
+            H[:, n] = -d
+            HtH = H.T @ H
+    if not np.all(np.isfinite(HtH)):
+        raise ValueError("LSVM: H'H = [A -e]'[A -e] holds values beyond float64 (X's values are "
+                         "finite but their products overflow): scale the features")
     HtH[np.diag_indices(n + 1)] += 1.0 / nu
     return H, cho_factor(HtH, lower=True, check_finite=False)
 
@@ -221,7 +224,11 @@ class LSVM(BaseSVMClassifier):
     tol : float, default=1e-5
         Stop when ``||u^{i+1} - u^i|| <= tol`` (the authors' code's rule and
         default); by (25) this bounds the violation of the optimality condition
-        (14) and the distance of w and gamma to the optimum.
+        (14) and the distance of w and gamma to the optimum. The rule is
+        absolute in u, and u = nu * slacks (9): with nu = '1/m' it loosens as m
+        grows (benchmarks/lsvm_scaling.py: 21 iterations at m = 1e4, 1 at
+        m = 1e6, where the primal (7) was still within 1e-7 relative of
+        LIBLINEAR's ``-s 2 -B 1``).
     max_iter : int, default=100
         Iteration cap (the authors' default); reaching it with the step still
         above ``tol`` leaves ``converged_`` False and issues one
@@ -281,7 +288,8 @@ class LSVM(BaseSVMClassifier):
 
     def _prepare_fit(self, X):
         if self._linear():
-            _check_memory(X.shape[1] + 1, "I/nu + H'H of the SMW identity", self.kernel_memory)
+            _check_memory(X.shape[1] + 1, "I/nu + H'H of the SMW identity", self.kernel_memory,
+                          "use fewer features")
         else:
             self._gamma = resolve_gamma("scale" if self.gamma is None else self.gamma, X,
                                         self.kernel)
@@ -295,7 +303,9 @@ class LSVM(BaseSVMClassifier):
                                                     history)
             result = {"coef": w, "intercept": -gamma, "dual_coef": u * y}
         else:
-            _check_memory(m, "Q = I/nu + D(K + ee')D", self.kernel_memory)
+            _check_memory(m, "Q = I/nu + D(K + ee')D", self.kernel_memory,
+                          "use fewer samples (kernel='linear' needs only an (n_features+1)^2 "
+                          "matrix)")
             rows = as_rows_input(X)
             K, n_evals = kernel_matrix(rows, rows, *self._kernel_args())
             u, n_iter, step = lsvm_kernel(K, y, nu, alpha, self.tol, self.max_iter, history)
