@@ -7,7 +7,7 @@ the reason (investigated one by one, never a blanket skip). Both
 bad-input matrix of ``tests/test_base.py`` read it, so a new solver joins both
 with one line here.
 """
-from repro.solvers import GSSVM, SMO, HardMarginSVM, LinearSVM, Pegasos
+from repro.solvers import GSSVM, LSVM, SMO, HardMarginSVM, LinearSVM, Pegasos
 
 REGISTRY = [
     (LinearSVM(max_iter=5000), {}),
@@ -22,6 +22,8 @@ REGISTRY = [
     # lower max_iter check_classifiers_train fails on accuracy, so the default
     # (which converges on the blobs, and warns on pure noise) is kept.
     (HardMarginSVM(), {}),
+    (LSVM(), {}),
+    (LSVM(kernel="rbf"), {}),
     (GSSVM(), {}),
     (GSSVM(kernel="linear"), {}),
     (GSSVM(kernel="poly", gamma=0.5, coef0=1.0), {}),

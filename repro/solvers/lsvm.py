@@ -1,0 +1,334 @@
+"""LSVM: Lagrangian Support Vector Machine (Mangasarian and Musicant, JMLR 2001).
+
+Section 3 of the paper (``lsvm_section3.txt``). The primal (7) is
+
+    min_{w, gamma, y}  nu/2 ||y||^2 + 1/2 (w'w + gamma^2)   s.t.  D(Aw - e gamma) + y >= e,
+
+squared slacks and a penalised bias, decision function ``x'w - gamma``. With
+``H = D[A -e]`` and ``Q = I/nu + HH'`` (10) its dual is (11),
+``min_{u >= 0} 1/2 u'Qu - e'u``, whose optimality conditions (12)
+``0 <= u _|_ Qu - e >= 0`` are rewritten by (13) as the fixed point (14) and
+solved by the iteration (15)
+
+    u^{i+1} = Q^{-1} (e + ((Q u^i - e) - alpha u^i)_+),
+
+which converges linearly from any start when 0 < alpha < 2/nu (16), at the rate
+``||I - alpha Q^{-1}||`` of (20). The primal solution follows from (9):
+``w = A'Du``, ``gamma = -e'Du`` (the printed code's last line), ``y = u/nu``.
+
+Two ways to apply ``Q^{-1}``, each factored once by Cholesky (never an explicit
+inverse):
+
+* linear kernel: the Sherman-Morrison-Woodbury identity (1),
+  ``Q^{-1} = nu (I - H (I/nu + H'H)^{-1} H')``, so only the (n+1) x (n+1)
+  matrix ``I/nu + H'H`` is factored and an iteration costs one product with
+  ``H'`` and one with ``H`` (dense or CSR: ``H`` keeps A's layout, A is never
+  densified). The printed code also forms ``Qu^i`` by two more products every
+  iteration; here ``Q u^{i+1}`` is the right-hand side ``e + (...)_+`` just
+  solved with (15 premultiplied by Q), so it is carried over instead: half the
+  products, the same iterates up to rounding (tests/test_lsvm.py checks them
+  against the printed recurrence with Q formed explicitly);
+* other kernels (Sec. 4 of the paper: ``AA'`` replaced by ``K(A, A')``):
+  ``Q = I/nu + D(K + ee')D`` formed (m x m) and factored, for data whose
+  matrix fits ``kernel_memory``.
+
+Each binary problem starts from ``u^0 = Q^{-1} e`` as the printed code does
+(``u = nu*(1 - S*(H'*e))``), and stops when ``||u^{i+1} - u^i|| <= tol`` (which
+bounds the violation (25) of (14)) or after ``max_iter`` iterations.
+"""
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.linalg import cho_factor, cho_solve
+from sklearn.utils._param_validation import Interval, StrOptions
+
+# the compiled primitive behind repro.kernels.kernel_matrix (the same values; that
+# module imports repro.solvers, so importing it here would be circular)
+from .._kernels.kernels import kernel_matrix
+from ._kernel_model import KernelExpansionMixin, resolve_gamma
+from ._linear_model import LinearModelMixin
+from ._validation import as_rows_input
+from .base import BaseSVMClassifier, shared_constraints
+
+_MB = 1 << 20
+
+
+def _alpha_for(alpha, nu):
+    """The step alpha of (15) for a resolved nu: 1.9/nu by default (the paper's
+    and the authors' code's choice), else the given value inside (0, 2/nu) (16)."""
+    if alpha is None:
+        return 1.9 / nu
+    alpha = float(alpha)
+    if not 0.0 < alpha < 2.0 / nu:  # also refuses NaN
+        raise ValueError(f"LSVM needs 0 < alpha < 2/nu (the paper's condition (16), which makes "
+                         f"the iteration (15) converge); got alpha={alpha!r} with nu={nu!r} "
+                         f"(2/nu = {2.0 / nu!r}); alpha=None takes 1.9/nu")
+    return alpha
+
+
+def _check_memory(size, what, kernel_memory, fix):
+    """Refuse up front a dense size x size matrix beyond kernel_memory (MB)."""
+    need = 8.0 * size * size
+    if need > kernel_memory * _MB:
+        raise ValueError(
+            f"LSVM forms and factors the {size} x {size} matrix {what}: {need / _MB:,.1f} MB "
+            f"(8 * {size}^2 bytes), above kernel_memory={kernel_memory} MB; raise kernel_memory "
+            f"if the memory is there, or {fix}")
+
+
+def _iterate(solve_into, m, nu, alpha, tol, max_iter, history=None, callback=None):
+    """Iteration (15) from u^0 = Q^{-1} e, with ``solve_into(z, out)`` writing
+    ``Q^{-1} z`` into ``out``.
+
+    Returns ``(u, z, n_iter, step)`` with ``z = Q u`` (exact up to the solve's
+    rounding) and ``step = ||u^{n_iter} - u^{n_iter - 1}||``. ``callback(i, u)``,
+    if given, sees every iterate (u^0 included; tests measure the rate (20)).
+    """
+    # buffers reused across iterations: at m = 1e6 a fresh 8 MB array per
+    # operation costs page faults comparable to the products themselves
+    z = np.ones(m)              # Q u^0 = e
+    u = np.empty(m)
+    solve_into(z, u)            # u^0 = Q^{-1} e
+    z_new, u_new, diff = np.empty(m), np.empty(m), np.empty(m)
+    if callback is not None:
+        callback(0, u)
+    step, it = np.inf, 0
+    while it < max_iter and step > tol:
+        # e + ((Qu - e) - alpha u)_+ = max(Qu - alpha u, 1): the right-hand side
+        # of (15), and Q u^{i+1} itself
+        np.multiply(u, -alpha, out=z_new)
+        z_new += z
+        np.maximum(z_new, 1.0, out=z_new)
+        solve_into(z_new, u_new)
+        np.subtract(u_new, u, out=diff)
+        step = float(np.sqrt(diff @ diff))
+        u, u_new, z, z_new = u_new, u, z_new, z
+        it += 1
+        if callback is not None:
+            callback(it, u)
+        if history is not None:
+            # the dual (11) is cheap with z = Qu: 1/2 u'z - e'u, O(m); a callable
+            # so that it is evaluated only for kept reports, outside the timing.
+            # Its buffers hold this iterate when it is evaluated: at once when the
+            # report is kept, else at close() only if it was the last report.
+            history.record(it, lambda u=u, z=z: 0.5 * float(u @ z) - float(u.sum()))
+    return u, z, it, step
+
+
+def smw_operator(A, d, nu):
+    """``H = D[A -e]`` (A's layout: dense array or CSR) and the Cholesky factor of
+    the (n+1) x (n+1) matrix ``I/nu + H'H`` of the SMW identity (1)."""
+    m, n = A.shape
+    with np.errstate(over="ignore", invalid="ignore"):  # refused just below, with the fix
+        if sp.issparse(A):
+            H = sp.hstack([sp.diags(d) @ A, sp.csr_matrix(-d[:, None])], format="csr")
+            HtH = (H.T @ H).toarray()
+        else:
+            H = np.empty((m, n + 1))
+            np.multiply(A, d[:, None], out=H[:, :n])
+            H[:, n] = -d
+            HtH = H.T @ H
+    if not np.all(np.isfinite(HtH)):
+        raise ValueError("LSVM: H'H = [A -e]'[A -e] holds values beyond float64 (X's values are "
+                         "finite but their products overflow): scale the features")
+    HtH[np.diag_indices(n + 1)] += 1.0 / nu
+    return H, cho_factor(HtH, lower=True, check_finite=False)
+
+
+def lsvm_linear(A, d, nu, alpha, tol, max_iter, history=None, callback=None):
+    """Linear LSVM by (15) with the SMW identity (the paper's Code 2).
+
+    A: (m, n) dense float64 or CSR; d: labels +-1. Returns ``(w, gamma, u,
+    n_iter, step)``.
+    """
+    H, factor = smw_operator(A, d, nu)
+    dense = not sp.issparse(H)
+
+    def solve_into(z, out):
+        # Q^{-1} z = nu (z - H (I/nu + H'H)^{-1} H'z)
+        q = cho_solve(factor, H.T @ z, check_finite=False)
+        if dense:
+            np.dot(H, q, out=out)
+        else:
+            out[:] = H @ q
+        np.subtract(z, out, out=out)
+        out *= nu
+
+    u, _, n_iter, step = _iterate(solve_into, A.shape[0], nu, alpha, tol, max_iter, history,
+                                  callback)
+    wg = np.asarray(H.T @ u).ravel()  # H'u = [A'Du; -e'Du] = [w; gamma]
+    return wg[:-1].copy(), float(wg[-1]), u, n_iter, step
+
+
+def lsvm_kernel(K, d, nu, alpha, tol, max_iter, history=None, callback=None):
+    """Nonlinear LSVM by (15) with ``Q = I/nu + D(K + ee')D`` formed and factored.
+
+    K: the (m, m) kernel matrix, OVERWRITTEN (it becomes Q's Cholesky factor:
+    one m x m array in all). Returns ``(u, n_iter, step)``.
+    """
+    m = K.shape[0]
+    K += 1.0                       # K + ee': the bias gamma = -e'Du of (9)
+    K *= d[:, None]
+    K *= d[None, :]
+    K[np.diag_indices(m)] += 1.0 / nu
+    # Q is symmetric, so its transpose is the same matrix in Fortran order:
+    # LAPACK factors it in place instead of copying (m^2 more bytes)
+    factor = cho_factor(K.T, lower=True, overwrite_a=True, check_finite=False)
+
+    def solve_into(z, out):
+        out[:] = cho_solve(factor, z, check_finite=False)
+
+    u, _, n_iter, step = _iterate(solve_into, m, nu, alpha, tol, max_iter, history, callback)
+    return u, n_iter, step
+
+
+class LSVM(BaseSVMClassifier):
+    """Lagrangian SVM (Mangasarian and Musicant 2001), iteration (15).
+
+    Solves the primal (7), ``min nu/2 ||(e - D(Aw - e gamma))_+||^2 + 1/2 (w'w +
+    gamma^2)`` (``repro.objectives.squared_hinge_primal``: squared hinge, bias
+    penalised), through its dual (11) (``repro.objectives.lsvm_dual``); see the
+    module docstring for the equations. The decision function is ``x'w - gamma``
+    as in the paper: ``coef_ = w`` and ``intercept_ = -gamma``. Compared with
+    LIBLINEAR's ``-s 2 -B 1`` (squared hinge, bias as a penalised feature of
+    value 1, ``1/2 w'w + C sum xi^2``) the objective is the same with
+    ``C = nu / 2`` and ``b = -gamma``.
+
+    Parameters
+    ----------
+    nu : float or '1/m', default=1.0
+        Weight of the squared slacks in (7). ``'1/m'``: the authors' released
+        code's default, 1 / (number of rows of the binary problem: the training
+        set, or the two classes of a one-vs-one problem).
+    kernel : {'linear', 'rbf', 'poly'}, default='linear'
+        'linear': the SMW path (only an (n_features+1)^2 matrix, dense or CSR
+        data). 'rbf' ``exp(-gamma ||x - z||^2)`` and 'poly' ``(gamma x.z +
+        coef0)**degree`` (the values of ``repro.kernels.kernel_matrix``): the m x m matrix
+        ``Q = I/nu + D(K + ee')D`` is formed and factored. The model is then
+        ``f(x) = sum_i u_i d_i (K(x, x_i) + 1)``: the linear model's ``x'w -
+        gamma = x'A'Du + e'Du`` with ``x'A'`` replaced by ``K(x, A')``, the
+        ``+ 1`` being the bias ``-gamma = e'Du`` that the ``ee'`` term of Q
+        carries (``dual_coef_ = u d``, ``intercept_ = e'Du``).
+    gamma : float, 'scale', 'auto' or None, default=None
+        Kernel width of 'rbf' and 'poly' (not the paper's bias gamma). None
+        means 'scale', ``1 / (n_features * X.var())`` on the training set, as
+        scikit-learn's SVC. Ignored by 'linear'.
+    coef0 : float, default=0.0
+        Constant of the polynomial kernel.
+    degree : int, default=3
+        Degree of the polynomial kernel.
+    alpha : float or None, default=None
+        Step of (15); None means 1.9/nu, the paper's choice. Must satisfy
+        0 < alpha < 2/nu (condition (16)); a ValueError otherwise.
+    tol : float, default=1e-5
+        Stop when ``||u^{i+1} - u^i|| <= tol`` (the authors' code's rule and
+        default); by (25) this bounds the violation of the optimality condition
+        (14) and the distance of w and gamma to the optimum. The rule is
+        absolute in u, and u = nu * slacks (9): with nu = '1/m' it loosens as m
+        grows (benchmarks/lsvm_scaling.py: 21 iterations at m = 1e4, 1 at
+        m = 1e6, where the primal (7) was still within 1e-7 relative of
+        LIBLINEAR's ``-s 2 -B 1``).
+    max_iter : int, default=100
+        Iteration cap (the authors' default); reaching it with the step still
+        above ``tol`` leaves ``converged_`` False and issues one
+        ConvergenceWarning.
+    kernel_memory : float, default=1024
+        MB allowed for the one dense matrix LSVM factors: m x m for 'rbf' and
+        'poly' (1024 MB: up to m = 11,585 rows per binary problem), (n+1) x
+        (n+1) for 'linear'. Larger problems are refused with a ValueError giving
+        the size needed, before anything is computed (for one-vs-one problems:
+        before that problem's kernel).
+    history_every : int or None, default=1
+        Stride of ``history_`` in iterations of (15). The objective recorded is
+        the dual (11), ``1/2 u'Qu - e'u``, at the iterate: O(m) because ``Qu``
+        is carried by the iteration.
+
+    Attributes
+    ----------
+    coef_, intercept_ : ndarray (n_problems, n_features), (n_problems,)
+        'linear' only: ``w`` and ``-gamma`` of each problem.
+    dual_coef_ : list of ndarray ('linear'), or ndarray / list ('rbf', 'poly')
+        ``u_i d_i`` per training row of each problem.
+    support_, support_vectors_, n_support_, n_kernel_evals_ : 'rbf' and 'poly'
+        (see ``KernelExpansionMixin``); every row with ``u_i != 0`` is kept: the
+        iterates of (15) are not projected, so u is generally dense. The kernel
+        matrix is computed in full (``n_kernel_evals_``: m^2 per problem).
+    n_iter_, converged_, n_unconverged_problems_, history_ :
+        see the base module.
+    """
+
+    _parameter_constraints = {
+        **shared_constraints("tol", "max_iter", "history_every"),
+        "nu": [Interval(Real, 0, None, closed="neither"), StrOptions({"1/m"})],
+        "kernel": [StrOptions({"linear", "rbf", "poly"})],
+        "gamma": [StrOptions({"scale", "auto"}), Interval(Real, 0, None, closed="neither"), None],
+        "coef0": [Real],
+        "degree": [Interval(Integral, 1, None, closed="left")],
+        # checked against 2/nu at fit (condition (16) depends on nu)
+        "alpha": [Real, None],
+        "kernel_memory": [Interval(Real, 0, None, closed="neither")],
+    }
+
+    def __init__(self, nu=1.0, kernel="linear", gamma=None, coef0=0.0, degree=3, alpha=None,
+                 tol=1e-5, max_iter=100, kernel_memory=1024, history_every=1):
+        self.nu = nu
+        self.kernel = kernel
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.degree = degree
+        self.alpha = alpha
+        self.tol = tol
+        self.max_iter = max_iter
+        self.kernel_memory = kernel_memory
+        self.history_every = history_every
+
+    def _linear(self):
+        return self.kernel == "linear"
+
+    def _prepare_fit(self, X):
+        if self._linear():
+            _check_memory(X.shape[1] + 1, "I/nu + H'H of the SMW identity", self.kernel_memory,
+                          "use fewer features")
+        else:
+            self._gamma = resolve_gamma("scale" if self.gamma is None else self.gamma, X,
+                                        self.kernel)
+
+    def _fit_binary(self, X, y, history):
+        m = X.shape[0]
+        nu = 1.0 / m if self.nu == "1/m" else float(self.nu)
+        alpha = _alpha_for(self.alpha, nu)
+        if self._linear():
+            w, gamma, u, n_iter, step = lsvm_linear(X, y, nu, alpha, self.tol, self.max_iter,
+                                                    history)
+            result = {"coef": w, "intercept": -gamma, "dual_coef": u * y}
+        else:
+            _check_memory(m, "Q = I/nu + D(K + ee')D", self.kernel_memory,
+                          "use fewer samples (kernel='linear' needs only an (n_features+1)^2 "
+                          "matrix)")
+            rows = as_rows_input(X)
+            K, n_evals = kernel_matrix(rows, rows, *self._kernel_args())
+            u, n_iter, step = lsvm_kernel(K, y, nu, alpha, self.tol, self.max_iter, history)
+            support = np.flatnonzero(u)
+            result = {"support": support, "dual_coef": (u * y)[support],
+                      "intercept": float(u @ y), "n_kernel_evals": n_evals}
+        result.update(n_iter=n_iter, converged=step <= self.tol, nu=nu)
+        if not result["converged"]:
+            result.update(limit=f"max_iter={self.max_iter} iterations", parameter="max_iter",
+                          detail=f"||u^(i+1) - u^i|| = {step:.3g} > tol={self.tol}")
+        return result
+
+    def _set_fitted(self, results, X):
+        if self._linear():
+            LinearModelMixin._set_fitted(self, results, X)
+            self.dual_coef_ = [r["dual_coef"] for r in results]
+        else:
+            KernelExpansionMixin._set_fitted(self, results, X)
+
+    def _decision_values(self, X):
+        if self._linear():
+            return LinearModelMixin._decision_values(self, X)
+        return KernelExpansionMixin._decision_values(self, X)
+
+    def _kernel_args(self):
+        return KernelExpansionMixin._kernel_args(self)
