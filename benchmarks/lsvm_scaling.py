@@ -37,17 +37,9 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from threadpoolctl import threadpool_info, threadpool_limits
 
+from repro.experiments.lsvm import make_data  # the data of the workflow's lsvm_scaling table
 from repro.objectives import squared_hinge_primal
 from repro.solvers import LSVM
-
-
-def make_data(m, n=10, seed=0, flip=0.1):
-    rng = np.random.default_rng(seed)
-    A = rng.standard_normal((m, n))
-    w_star = rng.standard_normal(n)
-    d = np.where(A @ w_star - 0.3 > 0, 1.0, -1.0)
-    d[rng.random(m) < flip] *= -1.0
-    return A, d
 
 
 def median_time(fn, repeat=7):

@@ -45,6 +45,11 @@ def write_text_atomic(path, text):
         tmp.write_text(text, encoding="utf-8")
 
 
+def write_bytes_atomic(path, data: bytes):
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data)
+
+
 @contextmanager
 def log_to(path):
     """Send stdout and stderr to ``path`` for the duration of a workflow job

@@ -40,9 +40,11 @@ class TableRun:
 @dataclass
 class TableOutput:
     """A built table: the CSV frame (the comparison, or the records of a
-    table with nothing published to compare) and the Markdown page."""
+    table with nothing published to compare), the Markdown page, and its
+    figures: output name (the rule's named output, e.g. ``png``) -> file bytes."""
     csv: pd.DataFrame
     markdown: str
+    figures: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -181,10 +183,12 @@ def build_table(table_id: str, records: pd.DataFrame, table_run: TableRun) -> Ta
     return table_spec(table_id).build(records, table_run)
 
 
-def write_table(table_id: str, inputs, outputs, table_run: TableRun) -> None:
+def write_table(table_id: str, inputs, outputs, table_run: TableRun) -> list:
     """The workflow's table step: read (and check) the job files, build the
-    table, write the records (if asked), the CSV and the Markdown atomically."""
-    from .._io import write_text_atomic
+    table, write the records (if asked), the CSV, the Markdown and the
+    table's figures (each to the output of its name) atomically; returns
+    the paths of the figures written."""
+    from .._io import write_bytes_atomic, write_text_atomic
     from .report import banner
 
     spec = table_spec(table_id)
@@ -195,3 +199,10 @@ def write_table(table_id: str, inputs, outputs, table_run: TableRun) -> None:
         write_records(outputs.records, records, spec.schema)
     write_text_atomic(outputs.csv, out.csv.to_csv(index=False))
     write_text_atomic(outputs.md, banner(table_run) + out.markdown)
+    for name, data in out.figures.items():
+        # a figure the rule does not declare would be lost silently: refuse
+        if not hasattr(outputs, name):
+            raise ValueError(f"{table_id} makes the figure {name!r}, but the table step has no "
+                             f"output of that name (add {name}=... to the rule's outputs)")
+        write_bytes_atomic(getattr(outputs, name), data)
+    return [getattr(outputs, name) for name in out.figures]

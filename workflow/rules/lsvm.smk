@@ -1,0 +1,87 @@
+# LSVM paper (lsvm_section3.txt): convergence of the iteration (15) against the
+# rate bound (20), with Section 3's claims checked on the runs (table and
+# figure), and time and iterations against m beside LIBLINEAR. One job per
+# (dataset, nu) and per m; jobs and tables run through the generic scripts
+# (record.py, table.py): paths, records and tables come from the TableSpecs of
+# repro.experiments.lsvm.
+from repro.experiments import lsvm as LS
+
+LS_PROTOCOL = LS.PROTOCOLS[PROFILE]
+LS_CONV, LS_SCALING = (LS.TABLES[t] for t in ("lsvm_convergence", "lsvm_scaling"))
+
+
+rule lsvm_convergence_record:
+    output:
+        f"{LS_CONV.folder(RESULTS)}/{LS_CONV.job_files.template}",
+    log:
+        log_path(PROFILE, "lsvm", "convergence", "{dataset}", "nu{nu_times_m}_over_m.log"),
+    params:
+        table=LS_CONV.id,
+        profile=PROFILE,
+    wildcard_constraints:
+        nu_times_m=r"\d+",
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/record.py"
+
+
+rule lsvm_convergence:
+    input:
+        table_inputs(LS_CONV, LS_PROTOCOL),
+    output:
+        csv=f"{TABLES}/lsvm_convergence.csv",
+        md=f"{TABLES}/lsvm_convergence.md",
+        records=f"{TABLES}/lsvm_convergence_records.csv",
+        png=f"{TABLES}/lsvm_convergence.png",
+    log:
+        log_path(PROFILE, "lsvm", "convergence.log"),
+    params:
+        **table_params(LS_CONV),
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/table.py"
+
+
+# Timing jobs take every core (threads: workflow.cores) so that no other job
+# runs beside them (as gs_svm.smk's speed jobs; a function, read when the job
+# is scheduled, so that `snakemake --unlock` needs no --cores).
+rule lsvm_scaling_record:
+    output:
+        f"{LS_SCALING.folder(RESULTS)}/{LS_SCALING.job_files.template}",
+    log:
+        log_path(PROFILE, "lsvm", "scaling", "m{m}.log"),
+    params:
+        table=LS_SCALING.id,
+        profile=PROFILE,
+    wildcard_constraints:
+        m=r"\d+",
+    threads: lambda wildcards: workflow.cores
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/record.py"
+
+
+rule lsvm_scaling:
+    input:
+        table_inputs(LS_SCALING, LS_PROTOCOL),
+    output:
+        csv=f"{TABLES}/lsvm_scaling.csv",
+        md=f"{TABLES}/lsvm_scaling.md",
+        records=f"{TABLES}/lsvm_scaling_records.csv",
+    log:
+        log_path(PROFILE, "lsvm", "scaling.log"),
+    params:
+        **table_params(LS_SCALING),
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/table.py"
+
+
+rule lsvm:
+    input:
+        rules.lsvm_convergence.output,
+        rules.lsvm_scaling.output,
