@@ -1,5 +1,6 @@
 """The LSVM paper's experiments (repro.experiments.lsvm, lsvm_report): the quick
 profile's jobs, the claims' verdicts and the rate bound (20) on their records."""
+import dataclasses
 from types import SimpleNamespace
 
 import numpy as np
@@ -131,3 +132,36 @@ def test_benchmark_uses_the_experiment_data():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.make_data is L.make_data
+
+
+@pytest.fixture(scope="module")
+def accuracy_records(data_env):
+    # two outer folds of Heart at the quick grid: the job and the builder's paths
+    return pd.concat([run_job("lsvm_accuracy", "quick", {"dataset": "Heart", "fold": str(k)})
+                      for k in range(2)], ignore_index=True)
+
+
+def test_accuracy_fold_uses_the_gs_svm_folds_and_the_grid(accuracy_records):
+    from repro.experiments import gs_svm as GS
+
+    r = accuracy_records
+    assert list(r.method) == list(L.ACCURACY_METHODS) * 2
+    assert (r.split_seed == GS.OUTER_SEED).all() and (r.inner_seed == GS.INNER_SEED).all()
+    assert set(r.log2_param) <= set(L.PROTOCOLS["quick"].accuracy_log2_grid)
+    assert ((r.test_accuracy > 0.5) & (r.test_accuracy <= 1.0)).all()  # better than chance on Heart
+    quick = L.PROTOCOLS["quick"]
+    assert (r.n_fits == len(quick.accuracy_log2_grid) * quick.inner_folds + 1).all()
+
+
+def test_accuracy_table_marks_sets_not_run_and_tests_complete_ones(accuracy_records):
+    protocol = dataclasses.replace(L.PROTOCOLS["quick"], outer_folds=2)  # two folds: complete
+    out = R.accuracy(accuracy_records, TableRun("quick", protocol))
+    status = out.csv.set_index(["dataset", "method"])["status"]
+    assert status[("Heart", "LSVM")] == "" and status[("Heart", "SVM")] == ""  # a value, no status
+    assert status[("Liver", "SVM")] == not_run("records")   # in the profile, no records given
+    assert status[("WDBC", "SVM")] == not_run("profile")
+    assert "| Heart | 2 |" in out.markdown  # the t-test over the two paired folds
+    # with the protocol's 10 folds, two folds are a partial set: no cell, no t-test
+    out10 = R.accuracy(accuracy_records, QUICK)
+    assert out10.csv.set_index(["dataset", "method"]).loc[("Heart", "LSVM"), "status"] == "partial (2/10 folds)"
+    assert "| Heart | 2 |" not in out10.markdown
