@@ -280,3 +280,19 @@ def test_a_new_papers_experiment_is_grids_a_hook_and_table_specs(tmp_path, monke
     assert len(records) == 6 and set(records.split_seed) == {100, 101, 102}
     md = out.md.read_text()
     assert "Profile: quick." in md and "'win':" in md
+
+
+def test_a_figure_is_written_whole_or_not_at_all(tmp_path):
+    from repro.experiments import _write_atomic
+
+    path = tmp_path / "fig.png"
+
+    def broken(tmp):
+        tmp.write_bytes(b"\x89PNG half")
+        raise RuntimeError("drawing failed")
+
+    with pytest.raises(RuntimeError):
+        _write_atomic(path, broken)
+    assert list(tmp_path.iterdir()) == []  # neither the figure nor its temporary file
+    _write_atomic(path, lambda tmp: tmp.write_bytes(b"\x89PNG whole"))
+    assert path.read_bytes() == b"\x89PNG whole" and list(tmp_path.iterdir()) == [path]

@@ -28,7 +28,8 @@ def test_dry_run_plans_every_target(data_env, profile):
     r = snakemake("-n", "--forceall", "--config", f"profile={profile}")
     assert r.returncode == 0, r.stdout + r.stderr
     for rule in ("fetch_dataset", "dataset_table", "gs_svm_table1_record", "gs_svm_table2_fold",
-                 "gs_svm_table1", "gs_svm_table2", "gs_svm_speed_record", "gs_svm_speed_table", "all"):
+                 "gs_svm_table1", "gs_svm_table2", "gs_svm_speed_record", "gs_svm_speed_table",
+                 "pegasos_convergence_record", "pegasos_convergence", "pegasos", "all"):
         assert rule in r.stdout, rule
 
 

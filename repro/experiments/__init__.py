@@ -40,9 +40,12 @@ class TableRun:
 @dataclass
 class TableOutput:
     """A built table: the CSV frame (the comparison, or the records of a
-    table with nothing published to compare) and the Markdown page."""
+    table with nothing published to compare), the Markdown page, and its
+    figures: output name (an output of the table's rule, e.g. ``figure``) ->
+    a function that draws the figure into the path it is given."""
     csv: pd.DataFrame
     markdown: str
+    figures: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -195,3 +198,21 @@ def write_table(table_id: str, inputs, outputs, table_run: TableRun) -> None:
         write_records(outputs.records, records, spec.schema)
     write_text_atomic(outputs.csv, out.csv.to_csv(index=False))
     write_text_atomic(outputs.md, banner(table_run) + out.markdown)
+    for name, draw in out.figures.items():
+        if hasattr(outputs, name):  # rebuild passes only the outputs it knows
+            _write_atomic(getattr(outputs, name), draw)
+
+
+def _write_atomic(path, draw) -> None:
+    """``draw(tmp)`` then rename onto ``path``: a figure is written whole or not at all."""
+    import os
+    from pathlib import Path
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.stem}.tmp{path.suffix}")  # keeps the suffix: the format
+    try:
+        draw(tmp)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)

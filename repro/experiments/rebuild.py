@@ -3,7 +3,8 @@
     python -m repro.experiments.rebuild gs_svm_table2 [--tables paper_tables]
 
 reads ``<tables>/<table id>_records.csv`` (checked against the table's schema)
-and rewrites ``<table id>.csv`` and ``<table id>.md`` beside it, as the
+and rewrites ``<table id>.csv`` and ``<table id>.md`` beside it (and
+``<table id>.png`` for a table with a figure), as the
 workflow's table step would from the same records with the full profile:
 what to run after a change to the table builder, the tolerances or the
 explanations registry, which do not change a single record.
@@ -16,12 +17,15 @@ from . import table_run, write_table
 
 
 def rebuild(table_id: str, tables="paper_tables", profile: str = "full") -> list:
-    """Rewrite the table's CSV and Markdown from its records; returns the paths."""
+    """Rewrite the table's CSV, Markdown (and figure) from its records; returns the paths."""
     folder = Path(tables)
     records = folder / f"{table_id}_records.csv"
-    outputs = SimpleNamespace(csv=folder / f"{table_id}.csv", md=folder / f"{table_id}.md")
+    outputs = SimpleNamespace(csv=folder / f"{table_id}.csv", md=folder / f"{table_id}.md",
+                              figure=folder / f"{table_id}.png")
+    figure_before = outputs.figure.stat().st_mtime_ns if outputs.figure.exists() else None
     write_table(table_id, [records], outputs, table_run(table_id, profile))
-    return [outputs.csv, outputs.md]
+    drawn = outputs.figure.exists() and outputs.figure.stat().st_mtime_ns != figure_before
+    return [outputs.csv, outputs.md] + ([outputs.figure] if drawn else [])
 
 
 def main(argv=None):
