@@ -21,7 +21,9 @@ The verdict vocabulary, defined once:
 * ``partial (k/n folds)``: a run continued across sessions, so far on k of
   the protocol's n splits: shown apart, not compared;
 * ``not compared (<why>)``: a derived cell (e.g. a mean over datasets) whose
-  inputs are incomplete;
+  inputs are incomplete, or ``not compared (other data)``: our value on
+  another dataset, shown beside a published value measured on data we cannot
+  run (``OTHER_DATA``; :func:`compare`'s ``not_comparable``);
 
 and the qualifier `` (stand-in)`` appended to any verdict of a cell computed on
 a stand-in dataset, so that it is never read as the original.
@@ -36,6 +38,7 @@ MISS_UNEXPLAINED = "miss (unexplained)"
 NO_TOLERANCE = "no tolerance"
 UNAVAILABLE = "unavailable offline"
 STANDIN = " (stand-in)"
+OTHER_DATA = "other data"
 NOT_RUN_WHY = {
     "profile": "left out of this profile",
     "config": "skipped by config",
@@ -86,7 +89,8 @@ COMPARISON_COLUMNS = ["dataset", "method", "metric", "published", "reproduced", 
 
 
 def compare(published: pd.DataFrame, reproduced: pd.DataFrame, paper: str, table: str = "",
-            status: dict | None = None, context: dict | None = None) -> pd.DataFrame:
+            status: dict | None = None, context: dict | None = None,
+            not_comparable: dict | None = None) -> pd.DataFrame:
     """Published vs reproduced, one row per published cell, with a verdict.
 
     ``published``: a table of :func:`repro.published.load` (columns dataset,
@@ -98,7 +102,10 @@ def compare(published: pd.DataFrame, reproduced: pd.DataFrame, paper: str, table
     value, by dataset name (one of the vocabulary's ``not run``, ``partial``,
     ``not compared``, ``unavailable offline``; default ``not run (no
     records)``). ``context``: what the table's explanations compute their
-    facts from (the paper's records and derived tables).
+    facts from (the paper's records and derived tables). ``not_comparable``:
+    dataset name -> why (e.g. ``OTHER_DATA``) for rows whose reproduced value
+    is shown but must not be judged against the published one (it was measured
+    on other data): their verdict is ``not compared (<why>)``.
 
     The column ``why`` holds, for a miss, the registry's reason with its
     computed facts and where to see the evidence; ``attrs["explanations_used"]``
@@ -109,6 +116,7 @@ def compare(published: pd.DataFrame, reproduced: pd.DataFrame, paper: str, table
     from .tolerances import tolerance_for
 
     status = status or {}
+    not_comparable = not_comparable or {}
     key = ["dataset", "method", "metric"]
     pub = published[key + ["value"]].rename(columns={"value": "published"})
     rep = reproduced.copy()
@@ -126,8 +134,12 @@ def compare(published: pd.DataFrame, reproduced: pd.DataFrame, paper: str, table
         tol = tolerance_for(paper, row.metric)
         tols.append(tol.describe() if tol else "")
         why = ""
-        if pd.isna(row.reproduced):
-            verdict = status.get(row.dataset, not_run("records"))
+        if pd.isna(row.reproduced) and row.dataset in status:
+            verdict = status[row.dataset]
+        elif row.dataset in not_comparable:  # with or without a value: other data is never judged
+            verdict = not_compared(not_comparable[row.dataset])
+        elif pd.isna(row.reproduced):
+            verdict = not_run("records")
         elif tol is None:
             verdict = NO_TOLERANCE
         elif tol.accepts(float(row.published), float(row.reproduced)):

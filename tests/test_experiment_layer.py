@@ -280,3 +280,25 @@ def test_a_new_papers_experiment_is_grids_a_hook_and_table_specs(tmp_path, monke
     assert len(records) == 6 and set(records.split_seed) == {100, 101, 102}
     md = out.md.read_text()
     assert "Profile: quick." in md and "'win':" in md
+
+
+def test_a_table_writes_the_figures_its_rule_declares_and_refuses_others(tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    import repro.experiments as E
+
+    schema = RecordSchema({"x": "int"})
+    spec = E.TableSpec("ldm_table9", "ldm", schema, E.records.JobFiles("{x}.csv", {"x": "x"}),
+                       jobs=lambda p: [], run=None,
+                       build=lambda r, t: E.TableOutput(pd.DataFrame({"a": [1]}), "page\n",
+                                                        figures={"png": b"\x89PNG bytes"}))
+    monkeypatch.setattr(E, "table_spec", lambda table_id: spec)
+    records = tmp_path / "r.csv"
+    write_records(records, pd.DataFrame({"x": [1]}), schema)
+    run = E.TableRun("full", None)
+    out = SimpleNamespace(csv=tmp_path / "t.csv", md=tmp_path / "t.md", png=tmp_path / "t.png")
+    assert E.write_table(spec.id, [records], out, run) == [out.png]
+    assert out.png.read_bytes() == b"\x89PNG bytes"
+    no_png = SimpleNamespace(csv=tmp_path / "u.csv", md=tmp_path / "u.md")
+    with pytest.raises(ValueError, match="no output of that name"):
+        E.write_table(spec.id, [records], no_png, run)

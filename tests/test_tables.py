@@ -92,6 +92,20 @@ def test_cells_without_values_take_their_status():
     assert not_run("profile") == "not run (left out of this profile)"
 
 
+def test_cells_of_other_data_are_shown_and_never_judged():
+    # A/GS would be a miss (1.9 vs 1.0, factor 2 rule): on other data it is not judged
+    out = compare(PUB, REP, "gs_svm", status={"B": not_run("config")},
+                  not_comparable={"A": tables.OTHER_DATA, "B": tables.OTHER_DATA})
+    v = verdicts(out)
+    assert v[("A", "GS")] == v[("A", "SMO")] == "not compared (other data)"
+    assert out.set_index(["dataset", "method"]).loc[("A", "GS"), "reproduced"] == 1.9  # still shown
+    assert v[("B", "SMO")] == "not run (skipped by config)"  # no value: its status says why
+    assert v[("B", "GS")] == "not compared (other data) (stand-in)"
+    # without a status, a missing value of other data is not compared either
+    assert verdicts(compare(PUB, REP, "gs_svm", not_comparable={"B": tables.OTHER_DATA}))[("B", "SMO")] \
+        == "not compared (other data)"
+
+
 def test_duplicate_reproduced_cells_are_refused():
     rep = pd.DataFrame({"dataset": ["A", "A"], "method": ["GS", "GS"],
                         "metric": ["kernel_evals_1e6"] * 2, "value": [1.0, 1.1]})

@@ -30,7 +30,8 @@ def test_dry_run_plans_every_target(data_env, profile):
     for rule in ("fetch_dataset", "dataset_table", "gs_svm_table1_record", "gs_svm_table2_fold",
                  "gs_svm_table1", "gs_svm_table2", "gs_svm_speed_record", "gs_svm_speed_table",
                  "lsvm_convergence_record", "lsvm_convergence", "lsvm_scaling_record", "lsvm_scaling",
-                 "lsvm_accuracy_fold", "lsvm_accuracy", "all"):
+                 "lsvm_accuracy_fold", "lsvm_accuracy",
+                 "pegasos_convergence_record", "pegasos_convergence", "pegasos", "all"):
         assert rule in r.stdout, rule
 
 

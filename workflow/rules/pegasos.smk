@@ -1,0 +1,52 @@
+# Pegasos slides (pegasos_slides.txt): convergence to the optimum, the slides'
+# CCAT experiment on a9a and w8a (CCAT is unavailable offline; its cells say so).
+# One job per (dataset, batch size k) for Pegasos' trace and one per dataset for
+# the optimum and the baselines (LIBLINEAR, SGDClassifier), through the generic
+# scripts; paths, records and the table come from repro.experiments.pegasos.
+from repro.experiments import pegasos as PG
+
+PG_PROTOCOL = PG.PROTOCOLS[PROFILE]
+PG_CONV = PG.TABLES["pegasos_convergence"]
+
+
+# The records hold seconds: timed jobs take every core (threads: workflow.cores,
+# read when the job is scheduled, see gs_svm_speed_record) so that no other job
+# runs beside them.
+rule pegasos_convergence_record:
+    output:
+        f"{PG_CONV.folder(RESULTS)}/{PG_CONV.job_files.template}",
+    log:
+        log_path(PROFILE, "pegasos", "convergence", "{dataset}", "{job}.log"),
+    params:
+        table=PG_CONV.id,
+        profile=PROFILE,
+    wildcard_constraints:
+        job=r"pegasos_k\d+|baselines",
+    threads: lambda wildcards: workflow.cores
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/record.py"
+
+
+rule pegasos_convergence:
+    input:
+        table_inputs(PG_CONV, PG_PROTOCOL),
+    output:
+        csv=f"{TABLES}/pegasos_convergence.csv",
+        md=f"{TABLES}/pegasos_convergence.md",
+        records=f"{TABLES}/pegasos_convergence_records.csv",
+        png=f"{TABLES}/pegasos_convergence.png",
+    log:
+        log_path(PROFILE, "pegasos", "convergence.log"),
+    params:
+        **table_params(PG_CONV),
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/table.py"
+
+
+rule pegasos:
+    input:
+        rules.pegasos_convergence.output,
