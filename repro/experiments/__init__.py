@@ -91,6 +91,16 @@ class TableSpec:
         return paths
 
 
+def report_builder(module: str, function: str) -> Callable:
+    """A ``TableSpec.build`` that imports ``repro.experiments.<module>`` when
+    the table is built and calls its ``function``: a paper's report module
+    reads the paper module's constants, so the paper module cannot import it
+    at load time."""
+    def build(records, table_run):
+        return getattr(importlib.import_module(f"{__name__}.{module}"), function)(records, table_run)
+    return build
+
+
 def paper_module(paper: str):
     """The experiment module of a paper (ValueError if it has none yet)."""
     check_paper(paper)

@@ -56,12 +56,12 @@ from sklearn.model_selection import ParameterGrid
 from .. import datasets
 from ..datasets.preprocess import RangeScaler
 from ..solvers import GSSVM, SMO, HardMarginSVM
-from . import TableSpec
+from . import TableSpec, report_builder
 from .progress import Progress, duration
 from .records import JobFiles, RecordSchema
 from .report import split_means
 from .selection import Selection, select_and_test
-from .splits import stratified_kfold
+from .splits import published_test_or_holdout, stratified_kfold
 from .timing import interleaved_best_of, machine_record
 
 PAPER = "gs_svm"
@@ -274,7 +274,7 @@ def select_method(X, y, outer, method: str, protocol: Protocol, hook: ScoreGrid 
                            protocol.inner_folds, INNER_SEED, progress)
 
 
-def _load_dense(paper_name):
+def load_dense(paper_name):
     X, y, info = datasets.load(our_name(paper_name), return_info=True)
     return (X.toarray() if sp.issparse(X) else X), y, info  # the UCI sets are small and dense
 
@@ -282,7 +282,7 @@ def _load_dense(paper_name):
 def run_cv_fold(protocol: Protocol, dataset: str, fold: int, methods=None) -> pd.DataFrame:
     """Outer fold ``fold`` of Table 2's protocol for every method (or those in
     ``methods``): one record per method."""
-    X, y, info = _load_dense(dataset)
+    X, y, info = load_dense(dataset)
     outer = outer_splits(y, protocol)[fold]
     chosen_methods = [m for m in table2_grids(protocol) if not methods or m in methods]
     progress = Progress(len(chosen_methods) * (protocol.inner_folds + 1),
@@ -313,7 +313,7 @@ def refit(protocol: Protocol, record) -> dict:
     how many of its one-vs-one problems stopped unconverged: what records made
     before ``refit_unconverged_problems`` existed lack, and a check that the
     refit is the recorded model (same accuracy)."""
-    X, y, _ = _load_dense(record.paper_dataset)
+    X, y, _ = load_dense(record.paper_dataset)
     outer = outer_splits(y, protocol)[int(record.split_index)]
     params = {"gamma": 2.0 ** record.log2_theta}
     if not np.isnan(record.log2_C):
@@ -343,20 +343,6 @@ def table2_cells(records: pd.DataFrame) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------ speed
-def speed_split(name: str):
-    """Training and test data for the speed benchmark: the published test file
-    where we have one (a4a.t); otherwise (w8a, whose w8a.t is not in the mirror) a
-    stratified 80/20 split of the training file with seed 0, said so in the record."""
-    from sklearn.model_selection import train_test_split
-
-    X, y = datasets.load(name)
-    if "test" in datasets.get_spec(name).split_names() and datasets.availability(name, "test") != "unavailable":
-        Xt, yt = datasets.load(name, split="test")
-        return X, y, Xt, yt, "published test set"
-    X, Xt, y, yt = train_test_split(X, y, test_size=0.2, stratify=y, random_state=0)
-    return X, y, Xt, yt, "80/20 stratified split of the training file (seed 0)"
-
-
 SPEED_BASELINE = "LIBSVM (SVC)"
 SPEED_METHODS = ("GS-SVM", "SMO-1 (cache)", "SMO-2 (cache)", SPEED_BASELINE)
 
@@ -372,7 +358,7 @@ def run_speed(protocol: Protocol, dataset: str, gamma: float = GAMMA_TABLE1) -> 
     (scikit-learn's SVC, C = 1, default 200 MB cache), in one process."""
     from sklearn.svm import SVC
 
-    X, y, Xt, yt, test_note = speed_split(dataset)
+    X, y, Xt, yt, test_note = published_test_or_holdout(dataset)
     if sp.issparse(X):  # LIBSVM's wrapper refuses 64-bit sparse indices
         X, Xt = (sp.csr_matrix(M) for M in (X, Xt))
         for M in (X, Xt):
@@ -404,7 +390,7 @@ def measure_inner_split(paper_name: str, protocol: Protocol, methods=None) -> pd
     refit per outer fold), so ``seconds * inner_folds * outer_folds`` extrapolates
     the cost of a dataset's full Table 2 run from a measured 1/100 of it.
     """
-    X, y, _ = _load_dense(paper_name)
+    X, y, _ = load_dense(paper_name)
     outer = outer_splits(y, protocol)[0]
     X_tr, y_tr = X[outer.train], y[outer.train]
     inner = stratified_kfold(y_tr, protocol.inner_folds, INNER_SEED)[0]
@@ -440,27 +426,18 @@ SPEED_SCHEMA = RecordSchema({
     "cpu_count": "int", "threads": "int", "thread_pools": "str"})
 
 
-def _builder(name):
-    """A table builder of gs_svm_report, imported when the table is built
-    (that module reads this one's constants)."""
-    def build(records, table_run):
-        from . import gs_svm_report
-        return getattr(gs_svm_report, name)(records, table_run)
-    return build
-
-
 TABLES = {spec.id: spec for spec in (
     TableSpec("gs_svm_table1", PAPER, TABLE1_SCHEMA,
               JobFiles("{dataset}/{method}_C{C}.csv", {"dataset": "paper_dataset", "method": "method", "C": "C"},
                        rows=1),
-              jobs=table1_jobs, run=run_kernel_count, build=_builder("table1"),
+              jobs=table1_jobs, run=run_kernel_count, build=report_builder("gs_svm_report", "table1"),
               cost=lambda job: job["fit_seconds"].sum()),
     TableSpec("gs_svm_table2", PAPER, TABLE2_SCHEMA,
               JobFiles("{dataset}/fold{fold}.csv", {"dataset": "paper_dataset", "fold": "split_index"},
                        rows=len(TABLE2_METHODS)),
-              jobs=table2_jobs, run=run_cv_fold, build=_builder("table2"), per_split=True,
+              jobs=table2_jobs, run=run_cv_fold, build=report_builder("gs_svm_report", "table2"), per_split=True,
               cost=lambda job: job["seconds"].sum()),
     TableSpec("gs_svm_speed", PAPER, SPEED_SCHEMA, JobFiles("{dataset}.csv", {"dataset": "dataset"}, rows=len(SPEED_METHODS)),
-              jobs=speed_jobs, run=run_speed, build=_builder("speed"),
+              jobs=speed_jobs, run=run_speed, build=report_builder("gs_svm_report", "speed"),
               cost=lambda job: (job["fit_seconds"] * job["repeat"]).sum()),  # best-of: a lower bound
 )}

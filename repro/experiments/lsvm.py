@@ -64,7 +64,7 @@ from .. import datasets
 from ..objectives import squared_hinge_primal
 from ..solvers import LSVM
 from ..solvers.lsvm import lsvm_linear, smw_operator
-from . import TableSpec
+from . import TableSpec, report_builder
 from .records import JobFiles, RecordSchema
 from .timing import interleaved_best_of, machine_record
 
@@ -339,11 +339,9 @@ def run_accuracy_fold(protocol: Protocol, dataset: str, fold: int) -> pd.DataFra
     loader, seed and splitter), so the records pair with its records too."""
     from . import gs_svm as GS
     from .selection import select_and_test
-    from .splits import stratified_kfold
 
-    X, y, info = datasets.load(GS.our_name(dataset), return_info=True)
-    X = X.toarray() if sp.issparse(X) else X
-    outer = stratified_kfold(y, protocol.outer_folds, GS.OUTER_SEED)[fold]
+    X, y, info = GS.load_dense(dataset)
+    outer = GS.outer_splits(y, protocol)[fold]  # its Table 2 folds: the records pair with its
     records = []
     for method in ACCURACY_METHODS:
         start = time.perf_counter()
@@ -386,29 +384,20 @@ ACCURACY_SCHEMA = RecordSchema({
     "n_unconverged_problems": "int", "seconds": "float"})
 
 
-def _builder(name):
-    """A table builder of lsvm_report, imported when the table is built
-    (that module reads this one's constants)."""
-    def build(records, table_run):
-        from . import lsvm_report
-        return getattr(lsvm_report, name)(records, table_run)
-    return build
-
-
 TABLES = {spec.id: spec for spec in (
     TableSpec("lsvm_convergence", PAPER, CONVERGENCE_SCHEMA,
               JobFiles("{dataset}/nu{nu_times_m}_over_m.csv", {"dataset": "dataset", "nu_times_m": "nu_times_m"},
                        rows=None),
-              jobs=convergence_jobs, run=run_convergence, build=_builder("convergence"),
+              jobs=convergence_jobs, run=run_convergence, build=report_builder("lsvm_report", "convergence"),
               cost=lambda job: job["seconds"].iat[0]),
     TableSpec("lsvm_scaling", PAPER, SCALING_SCHEMA,
               JobFiles("m{m}.csv", {"m": "m"}, rows=len(SCALING_METHODS)),
-              jobs=scaling_jobs, run=run_scaling, build=_builder("scaling"),
+              jobs=scaling_jobs, run=run_scaling, build=report_builder("lsvm_report", "scaling"),
               # the whole job: the fits are a fraction of it (data, LIBLINEAR's problem)
               cost=lambda job: job["job_seconds"].iat[0]),
     TableSpec("lsvm_accuracy", PAPER, ACCURACY_SCHEMA,
               JobFiles("{dataset}/fold{fold}.csv", {"dataset": "paper_dataset", "fold": "split_index"},
                        rows=len(ACCURACY_METHODS)),
-              jobs=accuracy_jobs, run=run_accuracy_fold, build=_builder("accuracy"), per_split=True,
+              jobs=accuracy_jobs, run=run_accuracy_fold, build=report_builder("lsvm_report", "accuracy"), per_split=True,
               cost=lambda job: job["seconds"].sum()),
 )}

@@ -36,7 +36,7 @@ Pegasos paper's CCAT run; the slides name none) and batch size k:
   the same number of examples processed as Pegasos;
 * test data: a9a's published test file; w8a's test file is not in the mirror,
   so an 80/20 stratified split of its training file with seed 0
-  (:func:`repro.experiments.gs_svm.speed_split`, the same split as the GS-SVM
+  (:func:`repro.experiments.splits.published_test_or_holdout`, the same split as the GS-SVM
   speed table), said so in every record (``test_set``).
 
 The times to 1 %, 0.3 % and 0.1 % above the optimum are read from the
@@ -58,8 +58,8 @@ from threadpoolctl import threadpool_limits
 from .. import datasets
 from ..objectives import hinge_primal
 from ..solvers import Pegasos
-from . import TableSpec
-from .gs_svm import speed_split  # the one 80/20 split rule; see the module docstring
+from . import TableSpec, report_builder
+from .splits import published_test_or_holdout  # the one 80/20 split rule; see the module docstring
 from .progress import duration
 from .records import JobFiles, RecordSchema
 from .timing import machine_record
@@ -120,7 +120,7 @@ def jobs(protocol: Protocol):
 
 
 def _data(dataset: str):
-    X, y, Xt, yt, test_note = speed_split(dataset)
+    X, y, Xt, yt, test_note = published_test_or_holdout(dataset)
     classes = np.unique(y)
     if len(classes) != 2:
         raise ValueError(f"{dataset}: the convergence experiment needs two classes, got {classes}")
@@ -301,14 +301,9 @@ _SCHEMA = RecordSchema({
     "thread_pools": "str"})
 
 
-def _build(records, table_run):
-    from . import pegasos_report  # reads this module's constants
-    return pegasos_report.convergence(records, table_run)
-
-
 TABLES = {spec.id: spec for spec in (
     TableSpec("pegasos_convergence", PAPER, _SCHEMA,
               JobFiles("{dataset}/{job}.csv", {"dataset": "dataset", "job": "job"}),
-              jobs=jobs, run=run, build=_build,
+              jobs=jobs, run=run, build=report_builder("pegasos_report", "convergence"),
               cost=lambda job: job["job_seconds"].iat[0]),
 )}

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 
-import numpy as np
 import pandas as pd
 
 from .. import published

@@ -57,3 +57,21 @@ def random_partitions(y, n_repeats: int, test_size: float, seed: int,
         splits.append(Split("random_partition" + ("_stratified" if stratify else ""),
                             int(seed + r), r, np.sort(train), np.sort(test)))
     return splits
+
+
+def published_test_or_holdout(name: str):
+    """Training and test data of a registry dataset: its published test file
+    where this machine can have it (a4a.t); otherwise (w8a, whose w8a.t is not
+    in the mirror) a stratified 80/20 split of the training file with seed 0.
+    Returns ``(X, y, X_test, y_test, note)``, the note saying which, for the
+    records."""
+    from sklearn.model_selection import train_test_split
+
+    from .. import datasets
+
+    X, y = datasets.load(name)
+    if "test" in datasets.get_spec(name).split_names() and datasets.availability(name, "test") != "unavailable":
+        Xt, yt = datasets.load(name, split="test")
+        return X, y, Xt, yt, "published test set"
+    X, Xt, y, yt = train_test_split(X, y, test_size=0.2, stratify=y, random_state=0)
+    return X, y, Xt, yt, "80/20 stratified split of the training file (seed 0)"
