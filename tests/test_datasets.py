@@ -665,3 +665,22 @@ def test_standin_word_follows_all_its_canonical_files(fresh, monkeypatch, data_e
     monkeypatch.setenv("REPRO_DATA_MIRROR", str(mirror))
     assert D.availability("a7a") == D.availability("a7a", "train") == D.availability("a7a", "test") == "stand-in"
     assert D.load("a7a", return_info=True)[2].standin
+
+
+def test_obtainable_counts_a_download_set_only_where_downloads_can_happen(data_env, monkeypatch):
+    """'download' (rcv1-ccat offline, no scikit-learn cache) is obtainable when
+    downloads are allowed and its host answers, not otherwise; cached and
+    stand-in sets always are, 'unavailable' ones never."""
+    from repro.datasets import loader
+
+    assert D.obtainable("heart_scale") and D.obtainable("a7a")  # cached or mirror; stand-in
+    assert not D.obtainable("isolet") and not D.obtainable("isolet", download=True)
+    if D.availability("rcv1-ccat") != "download":
+        pytest.skip("rcv1-ccat is in the scikit-learn cache here")
+    assert D.obtainable("rcv1-ccat", download=True) and not D.obtainable("rcv1-ccat", download=False)
+    probed = []
+    monkeypatch.setattr(loader, "_host_answers", lambda url: probed.append(url) or False)
+    assert not D.obtainable("rcv1-ccat")
+    assert probed and all(u.startswith("https://") for u in probed)
+    monkeypatch.setattr(loader, "_host_answers", lambda url: True)
+    assert D.obtainable("rcv1-ccat")

@@ -7,7 +7,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from repro.experiments import table_spec
 from repro.experiments.records import RecordSchema, read_all, read_records, write_records
-from repro.experiments.selection import best_index, select_and_test
+from repro.experiments.selection import best_index, dataset_record, fold_record, select_and_test
 from repro.experiments.splits import random_partitions, stratified_kfold
 from repro.experiments.stats import paired_comparison, paired_ttest, win_tie_loss
 from repro.experiments.timing import interleaved_best_of, machine_record
@@ -68,6 +68,26 @@ def test_nested_cv_scores_the_whole_grid_per_split_and_refits_the_choice():
     assert [c[2] for c in calls] == [5, 5, 5, 1]
     assert sum(c[1] for c in calls[:3]) == len(outer.train)  # inner folds partition the training part
     assert calls[3] == (len(outer.train), len(outer.test), 1)
+
+
+def test_ties_are_counted_and_a_fold_record_has_the_shared_columns_in_order():
+    """A hook scoring points 1 and 3 alike (best): the first wins, two share the
+    best; the fold record is what every paper's nested-CV records begin with."""
+    X = np.arange(len(Y), dtype=float)[:, None]
+    grid = [{"g": g} for g in range(5)]
+    outer = stratified_kfold(Y, 4, seed=0)[0]
+    chosen = select_and_test(X, Y, outer, grid, lambda *a: [0.1, 0.9, 0.5, 0.9, 0.2][:len(a[4])]
+                             if len(a[4]) > 1 else [0.7], inner_folds=3, inner_seed=1)
+    assert chosen.index == 1 and chosen.n_best == 2
+    info = type("Info", (), {"name": "registry-name", "standin": True})()
+    record = fold_record(dataset_record("Paper", info), X, Y, outer, 3, 1, "M", {"log2_C": 2.0}, chosen)
+    assert list(record) == ["paper_dataset", "dataset", "standin", "n_samples", "n_features",
+                            "n_classes", "split_scheme", "split_seed", "split_index", "inner_folds",
+                            "inner_seed", "method", "log2_C", "inner_cv_accuracy", "test_accuracy",
+                            "n_fits"]
+    assert record["standin"] is True and record["dataset"] == "registry-name"
+    assert record["n_classes"] == len(np.unique(Y)) and record["test_accuracy"] == 0.7
+    assert record["split_index"] == 0 and record["n_fits"] == 5 * 3 + 1
 
 
 def test_a_hook_returning_the_wrong_shape_is_refused():

@@ -73,7 +73,7 @@ def test_table2_statuses_say_why_a_set_was_not_run(data_env, monkeypatch):
     assert v[("Page", "SVMs")] == "not run (skipped by config)"
     assert v[("German", "SVMs")] == "not run (left out of this profile)"
     from repro import datasets
-    monkeypatch.setattr(datasets, "availability", lambda name: "unavailable" if name == "iris" else "mirror")
+    monkeypatch.setattr(datasets, "obtainable", lambda name, split=None, download=None: name != "iris")
     v = verdicts(gs_svm_report.table2(records.iloc[:0], TableRun("full", protocol)).csv)
     assert v[("Iris", "SVMs")] == "unavailable offline"
 

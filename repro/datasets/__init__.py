@@ -14,13 +14,13 @@ canonical URL, with sha256 checks (see :mod:`repro.datasets.sources`).
 ``python -m repro.datasets fetch NAME ...`` fills the cache.
 """
 from .errors import ChecksumError, DatasetUnavailableError, ParseError
-from .loader import DatasetInfo, availability, clear_memo, fetch, info, is_standin, load
+from .loader import DatasetInfo, availability, clear_memo, fetch, info, is_standin, load, obtainable
 from .sources import configure
 from .registry import REGISTRY, DatasetSpec, get_spec, names, paper_datasets
 
 __all__ = [
     "ChecksumError", "DatasetInfo", "DatasetSpec", "DatasetUnavailableError", "ParseError", "REGISTRY",
-    "availability", "clear_memo", "configure", "fetch", "get_spec", "info", "is_standin", "load", "names",
+    "availability", "clear_memo", "configure", "fetch", "get_spec", "info", "is_standin", "load", "names", "obtainable",
     "paper_datasets", "preprocess",
 ]
 

@@ -1,6 +1,7 @@
 """load / fetch / availability: the registry, the sources and the parsers put together."""
 from __future__ import annotations
 
+import functools
 import glob
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -67,6 +68,33 @@ def _split_state(spec: DatasetSpec, split: str) -> str:
             return worst
         return "cached" if _sk_cached(spec.sklearn) else "download"
     return worst or "unavailable"
+
+
+def obtainable(name: str, split: str | None = None, download: bool | None = None) -> bool:
+    """Whether ``load(name, split)`` can get the data on this machine now: from
+    the cache, the mirror or a stand-in, or (``availability`` says 'download')
+    from the network. ``download``: whether downloads are allowed; None probes
+    the host the download would use (a TCP connection, a few seconds at most),
+    so that an offline machine does not count a 'download' set as obtainable
+    (a table says 'unavailable offline' for it, not 'not run')."""
+    word = availability(name, split)
+    if word in ("cached", "mirror", "stand-in"):
+        return True
+    if word != "download":
+        return False
+    if download is not None:
+        return bool(download)
+    spec = get_spec(name)
+    urls = [f.url for f in spec.files(split or "all") if f.url] if spec.splits else []
+    if spec.sklearn:
+        urls.append(_SK_URL[spec.sklearn])
+    return any(_host_answers(u) for u in urls)
+
+
+@functools.lru_cache(maxsize=None)
+def _host_answers(url: str) -> bool:
+    """One probe per URL and process (sources.network_reachable)."""
+    return sources.network_reachable(url)[0]
 
 
 def availability(name: str, split: str | None = None) -> str:

@@ -60,7 +60,7 @@ from . import TableSpec, report_builder
 from .progress import Progress, duration
 from .records import JobFiles, RecordSchema
 from .report import split_means
-from .selection import Selection, select_and_test
+from .selection import Selection, dataset_record, fold_record, select_and_test
 from .splits import published_test_or_holdout, stratified_kfold
 from .timing import interleaved_best_of, machine_record
 
@@ -132,10 +132,6 @@ def our_name(paper_name: str) -> str:
     return datasets.paper_datasets(PAPER)[paper_name]
 
 
-def _dataset_record(paper_name: str, info) -> dict:
-    return {"paper_dataset": paper_name, "dataset": info.name, "standin": bool(info.standin)}
-
-
 # ------------------------------------------------------------------ Table 1
 def table1_jobs(protocol: Protocol):
     """The job fields of Table 1: one fit per (paper dataset, method, C)."""
@@ -160,7 +156,7 @@ def run_kernel_count(protocol: Protocol, dataset: str, method: str, C: float | N
     seconds = time.perf_counter() - start
     print(f"{dataset} {method} C={C}: {model.n_kernel_evals_} kernel values in {duration(seconds)}", flush=True)
     record = {
-        **_dataset_record(dataset, info), "n_train": X.shape[0], "n_features": X.shape[1],
+        **dataset_record(dataset, info), "n_train": X.shape[0], "n_features": X.shape[1],
         "method": method, "C": np.nan if C is None else C, "gamma": GAMMA_TABLE1,
         "n_kernel_evals": model.n_kernel_evals_, "n_iter": int(np.sum(model.n_iter_)),
         "n_support": int(np.sum(model.n_support_)), "fit_seconds": seconds, "test_accuracy": np.nan,
@@ -294,13 +290,12 @@ def run_cv_fold(protocol: Protocol, dataset: str, fold: int, methods=None) -> pd
         progress.label = f"{dataset} outer fold {fold}, {method}"
         chosen = select_method(X, y, outer, method, protocol, hook, progress)
         seconds = time.perf_counter() - start
+        params = {"log2_theta": np.log2(chosen.params["gamma"]),
+                  "log2_C": np.log2(chosen.params.get("C", np.nan))}
         records.append({
-            **_dataset_record(dataset, info), "n_samples": X.shape[0], "n_features": X.shape[1],
-            "n_classes": len(np.unique(y)), **outer.record(), "inner_folds": protocol.inner_folds,
-            "inner_seed": INNER_SEED, "method": method,
-            "log2_theta": np.log2(chosen.params["gamma"]), "log2_C": np.log2(chosen.params.get("C", np.nan)),
-            "inner_cv_accuracy": chosen.inner_score, "test_accuracy": chosen.test_score,
-            "n_fits": chosen.n_fits, "n_unconverged_problems": hook.unconverged,
+            **fold_record(dataset_record(dataset, info), X, y, outer, protocol.inner_folds,
+                          INNER_SEED, method, params, chosen),
+            "n_unconverged_problems": hook.unconverged,
             "refit_unconverged_problems": hook.last_unconverged, "seconds": seconds,
         })
     return pd.DataFrame(records)

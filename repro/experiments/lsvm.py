@@ -338,7 +338,7 @@ def run_accuracy_fold(protocol: Protocol, dataset: str, fold: int) -> pd.DataFra
     chooses nu / C; the outer folds are the GS-SVM paper's Table 2 folds (same
     loader, seed and splitter), so the records pair with its records too."""
     from . import gs_svm as GS
-    from .selection import select_and_test
+    from .selection import dataset_record, fold_record, select_and_test
 
     X, y, info = GS.load_dense(dataset)
     outer = GS.outer_splits(y, protocol)[fold]  # its Table 2 folds: the records pair with its
@@ -348,14 +348,11 @@ def run_accuracy_fold(protocol: Protocol, dataset: str, fold: int) -> pd.DataFra
         hook = AccuracyGrid(method)
         chosen = select_and_test(X, y, outer, accuracy_grid(method, protocol), hook,
                                  protocol.inner_folds, GS.INNER_SEED)
+        params = {"log2_param": float(np.log2(next(iter(chosen.params.values()))))}
         records.append({
-            "paper_dataset": dataset, "dataset": info.name, "standin": bool(info.standin),
-            "n_samples": X.shape[0], "n_features": X.shape[1], "n_classes": len(np.unique(y)),
-            **outer.record(), "inner_folds": protocol.inner_folds, "inner_seed": GS.INNER_SEED,
-            "method": method, "log2_param": float(np.log2(next(iter(chosen.params.values())))),
-            "inner_cv_accuracy": chosen.inner_score, "test_accuracy": chosen.test_score,
-            "n_fits": chosen.n_fits, "n_unconverged_problems": hook.unconverged,
-            "seconds": time.perf_counter() - start,
+            **fold_record(dataset_record(dataset, info), X, y, outer, protocol.inner_folds,
+                          GS.INNER_SEED, method, params, chosen),
+            "n_unconverged_problems": hook.unconverged, "seconds": time.perf_counter() - start,
         })
         print(f"{dataset} fold {fold} {method}: {chosen.params}, test {chosen.test_score:.4f}", flush=True)
     return pd.DataFrame(records)

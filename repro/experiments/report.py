@@ -28,7 +28,7 @@ def split_by_completeness(records: pd.DataFrame, n_splits: int, by: str = "paper
 
 
 def statuses(table_datasets, protocol_datasets, table_run, short=None, n_splits=None,
-             dataset_names: dict | None = None) -> dict:
+             dataset_names: dict | None = None, download: bool | None = None) -> dict:
     """The verdict of the cells of every dataset of a table that has no
     reproduced value, the first that applies of: ``partial`` (run on fewer
     splits than the protocol's), ``not run (skipped by config)``, ``not run
@@ -36,7 +36,10 @@ def statuses(table_datasets, protocol_datasets, table_run, short=None, n_splits=
     on this machine: its jobs would fail for want of data).
 
     ``dataset_names`` maps a paper's name to the registry's, for the
-    availability check (datasets without one are not checked)."""
+    availability check (datasets without one are not checked): a set is
+    unavailable when :func:`repro.datasets.obtainable` says so, which counts a
+    'download' set only where its host answers (``download``: None probes,
+    True/False decides)."""
     short = {} if short is None else dict(short)
     dataset_names = dataset_names or {}
     out = {}
@@ -47,7 +50,7 @@ def statuses(table_datasets, protocol_datasets, table_run, short=None, n_splits=
             out[name] = not_run("config")
         elif name not in protocol_datasets:
             out[name] = not_run("profile")
-        elif name in dataset_names and datasets.availability(dataset_names[name]) == "unavailable":
+        elif name in dataset_names and not datasets.obtainable(dataset_names[name], download=download):
             out[name] = UNAVAILABLE
     return out
 

@@ -38,6 +38,35 @@ class Selection:
     test_score: float          # the refitted model's score on the outer test part
     n_fits: int                # models trained: grid x inner folds + the refit
 
+    @property
+    def n_best(self) -> int:
+        """How many grid points share the best mean inner score (1: no tie).
+        The tie rule picks the first; a paper whose grid ties often (LDM, where
+        many lambdas give the same folds' accuracy) reports this."""
+        return int(np.sum(self.inner_scores == self.inner_score))
+
+
+def dataset_record(paper_name: str, info) -> dict:
+    """The record columns naming a dataset: the paper's name, the registry's
+    (``info`` from ``repro.datasets.load(..., return_info=True)``) and whether it
+    is a stand-in, so every table can label a stand-in's cells."""
+    return {"paper_dataset": paper_name, "dataset": info.name, "standin": bool(info.standin)}
+
+
+def fold_record(data: dict, X, y, outer: Split, inner_folds: int, inner_seed: int,
+                method: str, params: dict, chosen: "Selection") -> dict:
+    """The record of one outer fold of nested CV for one method, in the column
+    order every paper's records share: the dataset (``data``, see
+    :func:`dataset_record`) and its size, the outer split, the inner CV, the
+    method and its chosen ``params`` (already in the paper's record form, log2
+    values say), the inner and test accuracy and the fits. A paper appends its
+    own columns (unconverged problems, seconds) after these."""
+    return {**data, "n_samples": X.shape[0], "n_features": X.shape[1],
+            "n_classes": len(np.unique(y)), **outer.record(), "inner_folds": inner_folds,
+            "inner_seed": inner_seed, "method": method, **params,
+            "inner_cv_accuracy": chosen.inner_score, "test_accuracy": chosen.test_score,
+            "n_fits": chosen.n_fits}
+
 
 def best_index(scores) -> int:
     """The first best grid point (the tie rule above)."""

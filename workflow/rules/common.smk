@@ -80,9 +80,8 @@ if config["download"] == "auto":
     DOWNLOAD = rd.sources.network_reachable("https://www.csie.ntu.edu.tw", timeout=3.0)[0]
 else:
     DOWNLOAD = bool(config["download"])
-_OK = ("cached", "mirror", "stand-in") + (("download",) if DOWNLOAD else ())
 # Datasets this machine can obtain; the others are listed in paper_tables/datasets.md.
-OBTAINABLE = [name for name in rd.names() if rd.availability(name) in _OK]
+OBTAINABLE = [name for name in rd.names() if rd.obtainable(name, download=DOWNLOAD)]
 ALL_DATASETS = rd.names()
 
 
