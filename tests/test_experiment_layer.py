@@ -322,3 +322,37 @@ def test_a_table_writes_the_figures_its_rule_declares_and_refuses_others(tmp_pat
     no_png = SimpleNamespace(csv=tmp_path / "u.csv", md=tmp_path / "u.md")
     with pytest.raises(ValueError, match="no output of that name"):
         E.write_table(spec.id, [records], no_png, run)
+
+
+# ------------------------------------------------------------------ capped runs
+def test_a_capped_run_returns_the_value_and_its_own_time():
+    from repro.experiments.timing import run_capped
+
+    out = run_capped(lambda: np.arange(5).sum(), cap_seconds=30)
+    assert out.value == 10 and not out.capped and 0 <= out.seconds < 30
+
+
+def test_a_run_past_its_cap_is_stopped_with_the_programs_it_started(tmp_path):
+    """The child and an external program it runs are stopped at the cap: the
+    program never gets to write its file."""
+    import subprocess
+    import time as _time
+
+    from repro.experiments.timing import run_capped
+
+    marker = tmp_path / "finished"
+    start = _time.perf_counter()
+    out = run_capped(lambda: subprocess.run(["sh", "-c", f"sleep 3; touch {marker}"]), cap_seconds=0.5)
+    assert out.capped and out.value is None and out.seconds == 0.5
+    assert _time.perf_counter() - start < 2.5
+    _time.sleep(3.5)
+    assert not marker.exists()
+
+
+def test_an_error_in_a_capped_run_is_raised_with_its_name():
+    from repro.experiments.timing import run_capped
+
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        run_capped(lambda: 1 / 0, cap_seconds=30)
+    with pytest.raises(ValueError, match="cap_seconds"):
+        run_capped(lambda: 1, cap_seconds=0)

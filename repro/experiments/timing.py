@@ -70,3 +70,67 @@ def interleaved_best_of(makers: dict[str, Callable[[], Any]], run: Callable[[Any
                 timings[name].seconds.append(time.perf_counter() - start)
                 timings[name].result = result
     return timings
+
+
+@dataclass
+class CappedRun:
+    """One run of :func:`run_capped`: the function's value and its own time
+    (``None`` and the cap when it was stopped at the cap)."""
+    value: Any
+    seconds: float
+    capped: bool
+
+
+def run_capped(fn: Callable[[], Any], cap_seconds: float, threads: int = 1) -> CappedRun:
+    """Run ``fn()`` in a forked child process and stop it after ``cap_seconds``.
+
+    Some baselines (LIBSVM and SVM-Light at a large C) run for hours with no
+    iteration limit of their own; a speed table must record "not finished
+    within the cap" rather than hang. The child runs in its own process group
+    (so an external program it starts, svm_learn say, is stopped with it),
+    pins its BLAS/OpenMP pools to ``threads``, and times ``fn`` itself: fork
+    and the transfer of the value are not in ``seconds``. ``fn`` returns
+    something picklable (coefficients, counts), not a fitted estimator that
+    holds C pointers. An exception in the child is raised again here, as a
+    RuntimeError naming it."""
+    import multiprocessing as mp
+    import signal
+    import traceback
+
+    if not cap_seconds > 0:
+        raise ValueError(f"cap_seconds must be positive; got {cap_seconds!r}")
+    ctx = mp.get_context("fork")
+    receive, send = ctx.Pipe(duplex=False)
+
+    def child():
+        os.setpgid(0, 0)
+        try:
+            with threadpool_limits(limits=threads):
+                start = time.perf_counter()
+                value = fn()
+                seconds = time.perf_counter() - start
+            send.send(("ok", value, seconds))
+        except BaseException as e:  # noqa: BLE001 - reported to the parent
+            send.send(("error", f"{type(e).__name__}: {e}\n{traceback.format_exc()}", 0.0))
+        finally:
+            send.close()
+
+    process = ctx.Process(target=child, daemon=True)
+    process.start()
+    send.close()
+    try:
+        if receive.poll(cap_seconds):
+            status, value, seconds = receive.recv()
+            process.join()
+            if status == "error":
+                raise RuntimeError(f"the capped run failed: {value}")
+            return CappedRun(value, seconds, False)
+        return CappedRun(None, float(cap_seconds), True)
+    finally:
+        if process.is_alive():
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            process.join()
+        receive.close()

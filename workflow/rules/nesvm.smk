@@ -1,0 +1,55 @@
+# NESVM paper (nesvm.txt, Section IV-A): training time of linear C-SVM solvers
+# against C (Fig. 3) and against the Adult set (Fig. 4), with each model's gap
+# to the optimum and its test accuracy. One job per (set, C), through the
+# generic scripts; paths, records and the table come from
+# repro.experiments.nesvm. SVM-Light comes from the svmlight_build rule
+# (baselines.smk); where it cannot be built its cells say why.
+from repro.experiments import nesvm as NE
+
+NE_PROTOCOL = NE.PROTOCOLS[PROFILE]
+NE_TIME = NE.TABLES["nesvm_time"]
+
+
+# Timing jobs take every core (threads: workflow.cores, read when the job is
+# scheduled, as gs_svm.smk's speed jobs) so that no other job runs beside them.
+rule nesvm_time_record:
+    input:
+        f"{SVMLIGHT_DIR}/build.json",
+    output:
+        f"{NE_TIME.folder(RESULTS)}/{NE_TIME.job_files.template}",
+    log:
+        log_path(PROFILE, "nesvm", "time", "set{set_id}", "C{C}.log"),
+    params:
+        table=NE_TIME.id,
+        profile=PROFILE,
+    wildcard_constraints:
+        set_id=r"\d+",
+        C=r"[0-9.e+-]+",
+    threads: lambda wildcards: workflow.cores
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/record.py"
+
+
+rule nesvm_time:
+    input:
+        table_inputs(NE_TIME, NE_PROTOCOL),
+    output:
+        csv=f"{TABLES}/nesvm_time.csv",
+        md=f"{TABLES}/nesvm_time.md",
+        records=f"{TABLES}/nesvm_time_records.csv",
+        png=f"{TABLES}/nesvm_time.png",
+    log:
+        log_path(PROFILE, "nesvm", "time.log"),
+    params:
+        **table_params(NE_TIME),
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/table.py"
+
+
+rule nesvm:
+    input:
+        rules.nesvm_time.output,
