@@ -66,6 +66,12 @@ TOLERANCES = {
         "below", 0.0, "(23)-(24): the rate of (20), computed from the eigenvalues of H'H, is below 1."),
     ("lsvm", "inverted_matrix_size_minus_n"): Tolerance(
         "abs", 0.0, "the size of the matrix the solver factors is a count: exact."),
+    ("ldm", "accuracy"): Tolerance(
+        "abs", 0.02,
+        "mean test accuracy (a fraction) over 30 random half/half partitions: the partitions, "
+        "the scaling and the tie rule of the CV grid are not published, and several sets differ "
+        "from the authors' versions (Table 1's sizes); 0.02 is about one published standard "
+        "deviation on most sets."),
     ("nesvm", "n_train_nesvm_fastest_below"): Tolerance(
         "at_least", 0.0,
         "'NESVM achieves the shortest training time when the number of training samples is less "
