@@ -140,9 +140,13 @@ def _describe(spec: DatasetSpec, source: str, split: str) -> str:
     return "; ".join(parts)
 
 
-def info(name: str, split: str = "train") -> DatasetInfo:
-    """What :func:`load` would use here, without loading anything."""
+def info(name: str, split: str | None = None) -> DatasetInfo:
+    """What :func:`load` would use here, without loading anything. ``split``:
+    default 'train', or 'all' for a set registered without splits (the
+    unavailable image sets of NESVM)."""
     spec = get_spec(name)
+    if split is None:
+        split = "train" if "train" in spec.split_names() else "all"
     av = availability(spec.name, split)
     source = {"cached": "cache"}.get(av, av)
     files = tuple(f.path for f in spec.files(split)) if spec.splits else ()

@@ -65,6 +65,16 @@ class TableSpec:
     build: Callable
     per_split: bool = field(default=False)   # records committed per split: resumable, partial runs
     cost: Callable | None = None   # one job's records -> its measured seconds (for estimates)
+    # profile -> protocol, for a table whose protocol is not its paper module's
+    # PROTOCOLS (NESVM's image experiment has its own knobs)
+    protocols: dict | None = None
+
+    def protocol(self, profile: str):
+        """This table's protocol under ``profile``."""
+        protocols = self.protocols if self.protocols is not None else paper_module(self.paper).PROTOCOLS
+        if profile not in protocols:
+            raise ValueError(f"{self.id}: no profile {profile!r}; choose from {sorted(protocols)}")
+        return protocols[profile]
 
     @property
     def name(self) -> str:
@@ -127,8 +137,7 @@ def run_job(table_id: str, profile: str, fields: dict) -> pd.DataFrame:
     """The records of one job, checked against the table's schema; ``fields``
     are the job's template fields as strings (a workflow job's wildcards)."""
     spec = table_spec(table_id)
-    protocol = paper_module(spec.paper).PROTOCOLS[profile]
-    records = spec.run(protocol, **_parse_fields(spec, fields))
+    records = spec.run(spec.protocol(profile), **_parse_fields(spec, fields))
     return spec.schema.check(records, f"{table_id} job {fields}")
 
 
@@ -185,8 +194,7 @@ def estimate_cost(table_id: str, profile: str, results, paths, records_dir="pape
 
 def table_run(table_id: str, profile: str, skipped=(), note: str = "") -> TableRun:
     """The :class:`TableRun` of a table under a profile (its paper's protocol)."""
-    protocol = paper_module(table_spec(table_id).paper).PROTOCOLS[profile]
-    return TableRun(profile, protocol, tuple(skipped), note)
+    return TableRun(profile, table_spec(table_id).protocol(profile), tuple(skipped), note)
 
 
 def build_table(table_id: str, records: pd.DataFrame, table_run: TableRun) -> TableOutput:

@@ -17,7 +17,7 @@ from .. import published
 from ..tables import compare, not_run, to_markdown
 from . import TableOutput
 from . import ldm as L
-from .report import banner, partial_sets_markdown, split_by_completeness, split_means, statuses
+from .report import partial_sets_markdown, split_by_completeness, split_means, statuses
 from .stats import paired_comparison, win_tie_loss
 
 BASELINE = "SVM"
@@ -65,7 +65,6 @@ def _table(records, table_run, table_id, kernel_name) -> TableOutput:
     evidence = evidence_table(complete)
     wtl = win_tie_loss_rows(tests, pub, complete)
     md = "\n".join(filter(None, [
-        banner(table_run),
         to_markdown(comparison.drop(columns="why").round(3),
                     title=f"LDM paper, Table {table_id[-1]}: accuracy, {kernel_name} kernel",
                     notes=f"Mean (std_ours) of the test accuracy over {protocol.n_partitions} random "

@@ -21,7 +21,6 @@ from .. import published
 from ..tables import compare, to_markdown
 from . import TableOutput
 from . import nesvm as N
-from .report import banner
 
 FIG4_C = 1.0
 # claim id -> (row label, metric); the metrics differ so that each has its own
@@ -115,7 +114,6 @@ def time_vs_c_and_size(records: pd.DataFrame, table_run) -> TableOutput:
     ref = shown.drop_duplicates(["set_id", "C"])[["set", "C", "ref_primal", "ref_dual", "ref_seconds",
                                                   "ref_capped"]]
     md = "\n".join([
-        banner(table_run),
         to_markdown(comparison.drop(columns="why").round(4),
                     title="NESVM paper, Section IV-A: the claims of Figs. 3 and 4",
                     notes=f"Read at C = {FIG4_C:g} (the paper does not say at which C Fig. 4 was drawn), "
@@ -181,3 +179,49 @@ def figure(shown: pd.DataFrame) -> bytes:
     fig.savefig(out, dpi=100, format="png", metadata={"Software": None})
     plt.close(fig)
     return out.getvalue()
+
+
+def images(records: pd.DataFrame, table_run) -> TableOutput:
+    """Figs. 6, 8, 10, 11 (time against C on the image sets, RBF kernel): one
+    row per (set, C, method) where the set could be run; every set of the
+    paper listed with its status otherwise. The paper prints no numbers for
+    these figures, so nothing is compared: the page shows what was measured."""
+    from .report import statuses
+
+    protocol = table_run.protocol
+    names = {name: registry for name, (registry, _, _) in N.IMAGE_SETS.items()}
+    status = statuses(list(N.IMAGE_SETS), protocol.sets, table_run, dataset_names=names)
+    sets = pd.DataFrame([{"dataset": name, "figure": fig, "registry": registry,
+                          "train_fraction": frac,
+                          "status": status.get(name, "" if name in set(records.get("dataset", []))
+                                               else "not run (no records)"),
+                          "why": _why_unavailable(registry) if name in status else ""}
+                         for name, (registry, frac, fig) in N.IMAGE_SETS.items()])
+    shown = records.copy()
+    if len(shown):
+        shown["cell"] = [f"> {c:g} (cap)" if capped else (f"{t:.3g}" if t == t else "")
+                         for t, capped, c in zip(shown.mean_seconds, shown.capped, shown.cap_seconds)]
+    parts = [to_markdown(sets, title="NESVM paper, Figs. 6, 8, 10, 11: the image sets",
+                         notes="RBF kernel exp(-||xi - xj||^2 / p) (p: the number of features), "
+                               "one-vs-one for multiclass, a random split with the paper's training "
+                               "fraction, the paper's C grid; solvers NESVM, LIBSVM, SVM-Light (one-vs-one "
+                               "around it) and our SMO, each timed as in nesvm_time. The features were "
+                               "extracted by the NESVM authors and never published: where a set cannot be "
+                               "had its row says so, and tests/test_nesvm_experiments.py runs this same "
+                               "code on synthetic data of each set's dimension and class count.")]
+    if len(shown):
+        parts.append(to_markdown(
+            shown.pivot_table(index=["dataset", "C"], columns="method", values="cell", aggfunc="first")
+            .reset_index(), title="Mean training time (seconds)"))
+        parts.append(to_markdown(
+            shown.pivot_table(index=["dataset", "C"], columns="method", values="test_accuracy",
+                              aggfunc="first").round(4).reset_index(), title="Test accuracy"))
+    out = pd.concat([sets, records], ignore_index=True) if len(records) else sets
+    return TableOutput(out, "\n".join(filter(None, parts)))
+
+
+def _why_unavailable(registry: str) -> str:
+    from .. import datasets
+
+    spec = datasets.get_spec(registry)
+    return spec.source_note or spec.note or ""

@@ -7,7 +7,8 @@
 from repro.experiments import nesvm as NE
 
 NE_PROTOCOL = NE.PROTOCOLS[PROFILE]
-NE_TIME = NE.TABLES["nesvm_time"]
+NE_TIME, NE_IMAGES = NE.TABLES["nesvm_time"], NE.TABLES["nesvm_images"]
+NE_IMAGE_PROTOCOL = NE_IMAGES.protocol(PROFILE)
 
 
 # Timing jobs take every core (threads: workflow.cores, read when the job is
@@ -50,6 +51,45 @@ rule nesvm_time:
         "../scripts/table.py"
 
 
+# The image sets of Section IV-B..E: jobs only for the sets obtainable here
+# (none: their features were never published); the page lists each with why.
+rule nesvm_images_record:
+    input:
+        f"{SVMLIGHT_DIR}/build.json",
+    output:
+        f"{NE_IMAGES.folder(RESULTS)}/{NE_IMAGES.job_files.template}",
+    log:
+        log_path(PROFILE, "nesvm", "images", "{dataset}", "C{C}.log"),
+    params:
+        table=NE_IMAGES.id,
+        profile=PROFILE,
+    wildcard_constraints:
+        C=r"[0-9.e+-]+",
+    threads: lambda wildcards: workflow.cores
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/record.py"
+
+
+rule nesvm_images:
+    input:
+        table_inputs(NE_IMAGES, NE_IMAGE_PROTOCOL),
+    output:
+        csv=f"{TABLES}/nesvm_images.csv",
+        md=f"{TABLES}/nesvm_images.md",
+        records=f"{TABLES}/nesvm_images_records.csv",
+    log:
+        log_path(PROFILE, "nesvm", "images.log"),
+    params:
+        **table_params(NE_IMAGES),
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/table.py"
+
+
 rule nesvm:
     input:
         rules.nesvm_time.output,
+        rules.nesvm_images.output,
