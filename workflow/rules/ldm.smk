@@ -7,7 +7,8 @@
 from repro.experiments import ldm as LD
 
 LD_PROTOCOL = LD.PROTOCOLS[PROFILE]
-LD_T2, LD_T3 = (LD.TABLES[t] for t in ("ldm_table2", "ldm_table3"))
+LD_T2, LD_T3, LD_T4 = (LD.TABLES[t] for t in ("ldm_table2", "ldm_table3", "ldm_table4"))
+LD_LARGE_PROTOCOL = LD_T4.protocol(PROFILE)
 
 
 rule ldm_table2_record:
@@ -76,7 +77,41 @@ rule ldm_table3:
         "../scripts/table.py"
 
 
+rule ldm_table4_record:
+    output:
+        f"{LD_T4.folder(RESULTS)}/{LD_T4.job_files.template}",
+    log:
+        log_path(PROFILE, "ldm", "table4", "{dataset}", "partition{partition}.log"),
+    params:
+        table=LD_T4.id,
+        profile=PROFILE,
+    wildcard_constraints:
+        partition=r"\d+",
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/record.py"
+
+
+rule ldm_table4:
+    input:
+        table_inputs(LD_T4, LD_LARGE_PROTOCOL),
+    output:
+        csv=f"{TABLES}/ldm_table4.csv",
+        md=f"{TABLES}/ldm_table4.md",
+        records=f"{TABLES}/ldm_table4_records.csv",
+    log:
+        log_path(PROFILE, "ldm", "table4.log"),
+    params:
+        **table_params(LD_T4),
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/table.py"
+
+
 rule ldm:
     input:
         rules.ldm_table2.output,
         rules.ldm_table3.output,
+        rules.ldm_table4.output,
