@@ -351,10 +351,14 @@ def test_committed_table_is_what_its_records_build(data_env):
         f"stale table: run python -m repro.experiments.rebuild {TABLE}"
     pd.testing.assert_series_equal(pd.to_numeric(committed["reproduced"].replace("", np.nan)),
                                    ours["reproduced"].astype(float), check_names=False)
-    # the full run: the four sets, every k, within the slides' 0.3 % for every Pegasos run
+    # the full run: the four sets; every k within the slides' 0.3 % on a9a, w8a and ijcnn1; on the
+    # news20 stand-in (optimum 0.009: near separable) no k comes within 1 % in 2e7 examples, said so
     assert set(records.dataset) == {"a9a", "w8a", "ijcnn1", "news20-halves"}
     reached = ours[(ours.metric == "iterations_to_0.3pct") & (ours.dataset != PG.CCAT)]
-    assert len(reached) == 4 * len(PG.PROTOCOLS["full"].batch_sizes) and reached.reproduced.notna().all()
+    assert len(reached) == 4 * len(PG.PROTOCOLS["full"].batch_sizes)
+    assert reached[reached.dataset != "news20-halves"].reproduced.notna().all()
+    news = reached[reached.dataset == "news20-halves"]
+    assert news.reproduced.isna().all() and (news.note == "not reached in 2e+07 examples").all()
     assert (ours.verdict.str.endswith("(stand-in)") == (ours.our_dataset == "news20-halves")).all()
     # and its page and figure are what the records build
     page = (folder / f"{TABLE}.md").read_text()
