@@ -115,10 +115,15 @@ def _our_cells(times: pd.DataFrame, records: pd.DataFrame, metrics) -> pd.DataFr
                      "value": default.seconds.iat[0] / 3600 if len(default) else np.nan, "note": note})
     cells = pd.concat([cells, pd.DataFrame(rows, columns=["dataset", "method", "metric", "value", "note"])],
                       ignore_index=True)
+    # rows by dataset and method as run (times' order), then the claims' metrics in their order
+    rank = {key: i for i, key in enumerate(zip(times.dataset, times.method))}
+    cells = cells.assign(_r=[rank.get((d, m), len(rank)) for d, m in zip(cells.dataset, cells.method)],
+                         _m=[list(metrics).index(x) if x in metrics else -1 for x in cells.metric])
+    cells = cells.sort_values(["_r", "_m"], kind="stable").drop(columns=["_r", "_m"])
     cells["our_dataset"] = cells["dataset"]
     cells["standin"] = cells["dataset"].isin(list(PG.STANDINS))
     cells["dataset"] = cells["dataset"].map(paper_name)
-    return cells
+    return cells.reset_index(drop=True)
 
 
 def claims_comparison(times: pd.DataFrame, records: pd.DataFrame, table_run) -> pd.DataFrame:
@@ -126,7 +131,7 @@ def claims_comparison(times: pd.DataFrame, records: pd.DataFrame, table_run) -> 
     values per (dataset, k) on the data we have, each shown with the claim's
     published value but not compared (other data; the stand-in's labelled so)."""
     pub = published_claims()
-    ours = _our_cells(times, records, sorted(set(pub.metric)))
+    ours = _our_cells(times, records, list(dict.fromkeys(pub.metric)))
     # the published value beside each of our cells (the slides name no k: a
     # claim of "Pegasos (k not stated)" stands beside every k)
     value = {(("Pegasos" if m == CLAIM_METHOD else m), metric): v
