@@ -108,6 +108,33 @@ def test_linear_heart_scale_matches_libsvm(binaries, data_env, C):
     _assert_matches_libsvm_linear(m, X, y, C)
 
 
+@pytest.mark.parametrize("C", [0.1, 1.0])
+def test_unbiased_fit_matches_liblinear_without_bias(binaries, data_env, C):
+    # -b 0: the hyperplane x'w > 0, the objective 1/2 |w|^2 + C sum hinge that
+    # LIBLINEAR solves with fit_intercept=False (the Pegasos slides' objective)
+    from sklearn.svm import LinearSVC
+
+    X, y = _heart(data_env)
+    m = S.SVMLight(C=C, tol=1e-5, fit_intercept=False, binaries=binaries).fit(X, y)
+    assert m.intercept_[0] == 0.0 and "threshold b" in m.model_text_
+    ref = LinearSVC(loss="hinge", fit_intercept=False, C=C, tol=1e-10, max_iter=1_000_000).fit(X, y)
+    yy = np.where(y == m.classes_[1], 1.0, -1.0)
+    ours, liblinear = hinge_primal(m.coef_, X, yy, C), hinge_primal(ref.coef_, X, yy, C)
+    # SVM-Light's KKT stop at tol 1e-5 leaves its hinge sum within about C n_SV tol
+    assert liblinear * (1 - 1e-9) <= ours <= liblinear * (1 + 1e-4), (ours, liblinear)
+    biased = S.SVMLight(C=C, tol=1e-5, binaries=binaries).fit(X, y)
+    assert biased.intercept_[0] != 0.0  # the default keeps SVM-Light's bias
+
+
+def test_timeout_kills_svm_learn(binaries, data_env):
+    X, y = _heart(data_env)
+    X = np.tile(X, (60, 1))  # 16,200 rows: well past a 10 ms limit
+    with pytest.raises(S.TimeLimitExceeded, match="time limit of 0.01 s"):
+        S.SVMLight(C=10.0, tol=1e-6, timeout=0.01, binaries=binaries).fit(X, np.tile(y, 60))
+    with pytest.raises(ValueError, match="timeout must be positive"):
+        S.SVMLight(timeout=0, binaries=binaries).fit(X[:20], np.tile(y, 60)[:20])
+
+
 def test_csr_input_gives_the_dense_model(binaries, data_env):
     X, y = _heart(data_env)
     dense = S.SVMLight(C=1.0, binaries=binaries).fit(X, y)

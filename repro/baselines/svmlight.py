@@ -70,6 +70,10 @@ class Unavailable(RuntimeError):
     index cannot be reached); the message is the reason tables print."""
 
 
+class TimeLimitExceeded(RuntimeError):
+    """``svm_learn`` ran past ``SVMLight(timeout=...)`` and was killed: no model."""
+
+
 def default_dir() -> Path:
     env = os.environ.get("REPRO_SVMLIGHT_DIR")
     return Path(env) if env else CHECKOUT_DIR
@@ -343,7 +347,10 @@ class SVMLight(ClassifierMixin, BaseEstimator):
     1 - tol): grade the model with repro.objectives, not with this.
     """
 
-    def __init__(self, C=1.0, kernel="linear", gamma=1.0, tol=1e-3, cache_size=40, binaries=None):
+    def __init__(self, C=1.0, kernel="linear", gamma=1.0, tol=1e-3, cache_size=40, binaries=None,
+                 fit_intercept=True, timeout=None):
+        self.fit_intercept = fit_intercept
+        self.timeout = timeout
         self.C = C
         self.kernel = kernel
         self.gamma = gamma
@@ -356,7 +363,10 @@ class SVMLight(ClassifierMixin, BaseEstimator):
             raise ValueError(f"kernel must be 'linear' or 'rbf', got {self.kernel!r}")
         if not self.C > 0 or not self.tol > 0:
             raise ValueError(f"C and tol must be positive, got C={self.C!r}, tol={self.tol!r}")
-        opts = ["-v", "1", "-z", "c", "-c", repr(float(self.C)), "-e", repr(float(self.tol))]
+        if self.timeout is not None and not self.timeout > 0:
+            raise ValueError(f"timeout must be positive or None, got {self.timeout!r}")
+        opts = ["-v", "1", "-z", "c", "-c", repr(float(self.C)), "-e", repr(float(self.tol)),
+                "-b", "1" if self.fit_intercept else "0"]
         if self.kernel == "linear":
             return opts + ["-t", "0"]
         if not self.gamma > 0:
@@ -377,7 +387,11 @@ class SVMLight(ClassifierMixin, BaseEstimator):
             write_svmlight_file(data, X, signs)
             cmd = [str(progs["svm_learn"]), *opts, str(data), str(model)]
             t0 = time.perf_counter()
-            r = subprocess.run(cmd, capture_output=True, text=True)
+            try:
+                r = subprocess.run(cmd, capture_output=True, text=True, timeout=self.timeout)
+            except subprocess.TimeoutExpired:
+                raise TimeLimitExceeded(f"svm_learn ran past its time limit of {self.timeout:g} s "
+                                        f"(C={self.C}, tol={self.tol}); killed") from None
             self.fit_seconds_ = time.perf_counter() - t0
             if r.returncode != 0 or not model.is_file():
                 raise RuntimeError(f"svm_learn failed (exit {r.returncode}): {' '.join(cmd)}\n"

@@ -344,6 +344,21 @@ def _from_sklearn(spec, split, download):
     return X, y, source, [(_sk_home(), None)]
 
 
+def group_labels(y, groups, name="") -> np.ndarray:
+    """Labels of a multiclass file mapped to their groups' labels
+    (``DatasetSpec.groups``); a label in no group is an error, not dropped."""
+    y = np.asarray(y)
+    out = np.empty(len(y), dtype=np.int64)
+    covered = np.zeros(len(y), dtype=bool)
+    for new, old in groups:
+        hit = np.isin(y, np.asarray(old, dtype=y.dtype))
+        out[hit] = new
+        covered |= hit
+    if not covered.all():
+        raise ValueError(f"{name}: labels {sorted(set(np.unique(y[~covered]).tolist()))} are in no group")
+    return out
+
+
 def load(name: str, split: str = "train", *, return_info: bool = False, download: bool = True):
     """Load a registry dataset as ``(X, y)`` (or ``(X, y, DatasetInfo)``).
 
@@ -367,6 +382,8 @@ def load(name: str, split: str = "train", *, return_info: bool = False, download
             X, y, source, got = _from_sklearn(spec, split, download)
         else:
             X, y, source, got = _from_files(spec, split, download)
+        if spec.groups:
+            y = group_labels(y, spec.groups, spec.name)
     except DatasetUnavailableError as e:
         if e.what.startswith("dataset"):
             raise

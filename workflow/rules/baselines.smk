@@ -8,19 +8,31 @@
 # which git ignores. See repro.baselines.svmlight.
 #
 # Target:  snakemake --cores 1 svmlight_build
-# Not part of the default target yet: the experiments that use SVM-Light will list
-# its build.json as an input, and an offline machine will print 'unavailable' with
-# repro.baselines.svmlight.why_unavailable() instead of failing.
+# The Pegasos experiment's SVM-Light jobs list its build.json as their input where
+# SVM-Light can be built here (SVMLIGHT_BUILDABLE); on a machine where it cannot,
+# their records carry repro.baselines.svmlight.why_unavailable()'s reason instead
+# of the workflow failing.
+import functools
+
 import repro.baselines.svmlight
 
-SVMLIGHT_DIR = os.path.join(config["results_dir"], "baselines", "svmlight")
+# Where the package looks for the build (repro.baselines.svmlight.default_dir: the
+# checkout's results/baselines/svmlight, or $REPRO_SVMLIGHT_DIR), so that the jobs
+# that use it find what this rule built; relative to the working directory when inside it.
+_SVMLIGHT_ABS = repro.baselines.svmlight.default_dir().resolve()
+SVMLIGHT_DIR = (os.path.relpath(_SVMLIGHT_ABS) if _SVMLIGHT_ABS.is_relative_to(os.getcwd())
+                else str(_SVMLIGHT_ABS))
+SVMLIGHT_BUILD = f"{SVMLIGHT_DIR}/build.json"
+# Asked once, and only when a job that needs it is planned (the probe downloads the sdist).
+SVMLIGHT_BUILDABLE = functools.lru_cache(maxsize=1)(
+    lambda: repro.baselines.svmlight.why_unavailable(SVMLIGHT_DIR) is None)
 
 
 # A run: block, not shell: `python` on PATH need not be the interpreter that has
 # repro (a venv not activated); the build needs nothing a conda env would add.
 rule svmlight_build:
     output:
-        f"{SVMLIGHT_DIR}/build.json",
+        SVMLIGHT_BUILD,
     log:
         log_path("baselines", "svmlight_build.log"),
     run:

@@ -1,8 +1,9 @@
 # Pegasos slides (pegasos_slides.txt): convergence to the optimum, the slides'
-# CCAT experiment on a9a and w8a (CCAT is unavailable offline; its cells say so).
-# One job per (dataset, batch size k) for Pegasos' trace and one per dataset for
-# the optimum and the baselines (LIBLINEAR, SGDClassifier), through the generic
-# scripts; paths, records and the table come from repro.experiments.pegasos.
+# CCAT experiment on a9a, w8a, ijcnn1 and a news20 stand-in (CCAT is unavailable
+# offline; its cells say so). One job per (dataset, batch size k) for Pegasos'
+# trace and the kT refits, one per dataset for the optimum and the baselines
+# (LIBLINEAR, SGDClassifier) and one per dataset for SVM-Light, through the
+# generic scripts; paths, records and the table come from repro.experiments.pegasos.
 from repro.experiments import pegasos as PG
 
 PG_PROTOCOL = PG.PROTOCOLS[PROFILE]
@@ -22,6 +23,30 @@ rule pegasos_convergence_record:
         profile=PROFILE,
     wildcard_constraints:
         job=r"pegasos_k\d+|baselines",
+    threads: lambda wildcards: workflow.cores
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/record.py"
+
+
+# SVM-Light's fits, its own job per dataset so that it resumes apart. Its input
+# is the build's record (svmlight_build, baselines.smk) when SVM-Light can be
+# built here; where it cannot (no compiler, no package index: the lambda asks
+# repro.baselines.svmlight.why_unavailable, only when the job is planned), the
+# job writes one record with the reason and the table's cells read unavailable.
+rule pegasos_convergence_svmlight:
+    input:
+        lambda wildcards: [SVMLIGHT_BUILD] if SVMLIGHT_BUILDABLE() else [],
+    output:
+        f"{PG_CONV.folder(RESULTS)}/{PG_CONV.job_files.template}",
+    log:
+        log_path(PROFILE, "pegasos", "convergence", "{dataset}", "{job}.log"),
+    params:
+        table=PG_CONV.id,
+        profile=PROFILE,
+    wildcard_constraints:
+        job=PG.SVMLIGHT_JOB,
     threads: lambda wildcards: workflow.cores
     conda:
         REPRO_ENV
