@@ -67,7 +67,7 @@ def test_ijcnn1_uses_its_published_test_file(data_env):
 
 
 def test_ccat_is_not_planned_when_it_cannot_be_read_offline(data_env):
-    if PG.obtainable_offline(PG.CCAT_REGISTRY):
+    if datasets.obtainable(PG.CCAT_REGISTRY):
         pytest.skip("rcv1-ccat is in this machine's cache")
     assert all(j["dataset"] != PG.CCAT_REGISTRY for j in PG.jobs(PG.PROTOCOLS["full"]))
 
@@ -198,7 +198,7 @@ def test_table_verdicts_and_figure(quick_records, tmp_path):
     claims = PR.published_claims()
     assert len(ccat) == len(claims) == len(PR.CLAIMS)
     assert set(ccat.method) == {PR.CLAIM_METHOD, PG.SVMLIGHT}
-    if not PG.obtainable_offline(PG.CCAT_REGISTRY):
+    if not datasets.obtainable(PG.CCAT_REGISTRY):
         assert (ccat.verdict == "unavailable offline").all()
     ours = table[(table.dataset == "a9a") & table.metric.isin(claims.metric)]
     n_pegasos = (claims.method == PR.CLAIM_METHOD).sum()
@@ -342,7 +342,7 @@ def test_committed_table_is_what_its_records_build(data_env):
     folder = Path(__file__).resolve().parents[1] / "paper_tables"
     if not (folder / f"{TABLE}_records.csv").exists():
         pytest.skip("no full-run records: run `snakemake --cores 2 pegasos` (profile full)")
-    if PG.obtainable_offline(PG.CCAT_REGISTRY):
+    if datasets.obtainable(PG.CCAT_REGISTRY):
         pytest.skip("rcv1-ccat is in this machine's cache: the CCAT verdicts differ from the committed run's")
     records = read_records(folder / f"{TABLE}_records.csv", table_spec(TABLE).schema)
     ours = build_table(TABLE, records, table_run(TABLE, "full")).csv

@@ -124,13 +124,6 @@ PROTOCOLS = {
 }
 
 
-def obtainable_offline(name: str) -> bool:
-    """Whether a dataset can be read without the network (cache, mirror or a
-    stand-in). ``repro.datasets.availability`` says 'download' for rcv1-ccat
-    even where the network is out, so 'unavailable' alone would not do."""
-    return datasets.availability(name) in ("cached", "mirror", "stand-in")
-
-
 def pegasos_job(k: int) -> str:
     return f"pegasos_k{k}"
 
@@ -140,7 +133,7 @@ def jobs(protocol: Protocol):
     and the baselines and one for SVM-Light; datasets not obtainable offline
     are not planned."""
     for name in protocol.datasets:
-        if not obtainable_offline(name):
+        if not datasets.obtainable(name):  # rcv1-ccat: where downloads can happen
             continue
         for k in protocol.batch_sizes:
             yield {"dataset": name, "job": pegasos_job(k)}

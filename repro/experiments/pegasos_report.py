@@ -18,7 +18,7 @@ import io
 import numpy as np
 import pandas as pd
 
-from .. import published
+from .. import datasets, published
 from ..tables import OTHER_DATA, UNAVAILABLE, compare, misses_markdown, not_run, to_markdown
 from . import TableOutput
 from . import pegasos as PG
@@ -70,13 +70,13 @@ def paper_name(dataset: str) -> str:
 
 def _status(table_run) -> dict:
     """Verdicts of cells without a value; unavailability first, because CCAT
-    cannot be run here whatever the profile (repro.datasets.availability says
-    'download' for it offline, which the layer's statuses() does not count as
-    unavailable)."""
+    cannot be run here whatever the profile (repro.datasets.obtainable: a
+    'download' set only where its host answers), while the layer's statuses()
+    would say 'not run' first where the profile leaves it out)."""
     protocol = table_run.protocol
     out = {}
     for name in protocol.datasets + (PG.CCAT_REGISTRY,):
-        if not PG.obtainable_offline(name):
+        if not datasets.obtainable(name):
             out[paper_name(name)] = UNAVAILABLE
         elif name in table_run.skipped:
             out[paper_name(name)] = not_run("config")
@@ -140,7 +140,7 @@ def claims_comparison(times: pd.DataFrame, records: pd.DataFrame, table_run) -> 
         value=[value[("Pegasos" if m.startswith("Pegasos") else m, metric)]
                for m, metric in zip(ours.method[ours.dataset != PG.CCAT], ours.metric[ours.dataset != PG.CCAT])])
     beside = beside[["dataset", "method", "metric", "value"]]
-    if PG.obtainable_offline(PG.CCAT_REGISTRY):  # our CCAT runs, per k, beside the one claim
+    if datasets.obtainable(PG.CCAT_REGISTRY):  # our CCAT runs, per k, beside the one claim
         per_k = ours[(ours.dataset == PG.CCAT) & ours.method.str.startswith("Pegasos (k=")]
         beside = pd.concat([beside, per_k[["dataset", "method", "metric"]].assign(
             value=[value[("Pegasos", m)] for m in per_k.metric])], ignore_index=True)

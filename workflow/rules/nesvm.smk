@@ -15,7 +15,7 @@ NE_IMAGE_PROTOCOL = NE_IMAGES.protocol(PROFILE)
 # scheduled, as gs_svm.smk's speed jobs) so that no other job runs beside them.
 rule nesvm_time_record:
     input:
-        f"{SVMLIGHT_DIR}/build.json",
+        lambda wildcards: [SVMLIGHT_BUILD] if SVMLIGHT_BUILDABLE() else [],
     output:
         f"{NE_TIME.folder(RESULTS)}/{NE_TIME.job_files.template}",
     log:
@@ -55,7 +55,7 @@ rule nesvm_time:
 # (none: their features were never published); the page lists each with why.
 rule nesvm_images_record:
     input:
-        f"{SVMLIGHT_DIR}/build.json",
+        lambda wildcards: [SVMLIGHT_BUILD] if SVMLIGHT_BUILDABLE() else [],
     output:
         f"{NE_IMAGES.folder(RESULTS)}/{NE_IMAGES.job_files.template}",
     log:
