@@ -93,13 +93,17 @@ cdef double _rebuild(const Rows* P, const double[:, ::1] R, const double[::1] y,
 
 
 def ldm_cd(tuple p, const double[:, ::1] R, const double[::1] y, double C, double shift,
-           double[::1] beta, double tol, long long max_iter, object history):
+           double[::1] beta, double tol, long long max_iter, bint shuffle,
+           unsigned long long seed, object history):
     """Algorithm 1 on (P, R) (see the module docstring); ``beta`` (length m, in
     [0, C]) is the start and is updated in place; ``shift`` = lambda2 / m.
 
     Returns (u, n_passes, converged, max_pg): u = R'Y(beta + shift e) and the
     largest fresh projected gradient at the end. ``history(passes, beta)`` (or
     None) is called after every pass with the current beta (a copy).
+    ``shuffle``: visit the coordinates of every pass in a fresh random order
+    (Hsieh et al. 2008, which the paper cites for the method, and the
+    authors' code) instead of 1..m as printed.
     """
     cdef Rows P
     keep = rows_init(&P, p[0], p[1], p[2], p[3], p[4], p[5], p[6])
@@ -108,6 +112,10 @@ def ldm_cd(tuple p, const double[:, ::1] R, const double[::1] y, double C, doubl
     cdef cnp.ndarray[cnp.float64_t, ndim=1] h_arr = np.empty(max(m, 1))
     cdef double* u = &u_arr[0]
     cdef double* h = &h_arr[0]
+    cdef cnp.ndarray[cnp.int32_t, ndim=1] order_arr = np.arange(max(m, 1), dtype=np.int32)
+    cdef int* order = <int*> &order_arr[0]
+    cdef unsigned long long state = rng_seed(seed)
+    cdef int s, r, tmp
     cdef double g, pg, worst, b_old, b_new, delta, coef
     cdef long long passes = 0
     cdef bint converged = False
@@ -118,7 +126,12 @@ def ldm_cd(tuple p, const double[:, ::1] R, const double[::1] y, double C, doubl
     while passes < max_iter and not converged:
         with nogil:
             worst = 0.0
-            for i in range(m):
+            if shuffle:
+                for r in range(m - 1, 0, -1):
+                    tmp = rng_randint(&state, r + 1)
+                    order[r], order[tmp] = order[tmp], order[r]
+            for s in range(m):
+                i = order[s]
                 g = y[i] * row_dot_vec(&P, i, u) - 1.0
                 pg = fabs(_projected(g, beta[i], C))
                 if pg > worst:

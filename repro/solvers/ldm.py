@@ -213,13 +213,14 @@ class LDM(BaseSVMClassifier):
         "n_epochs": [Interval(Integral, 1, None, closed="left")],
         "asgd_variant": [StrOptions({"paper", "code"})],
         "variance": [StrOptions({"normalised", "double-sum"})],
+        "cd_order": [StrOptions({"printed", "random"})],
         "warm_start": ["boolean"],
     }
 
     def __init__(self, C=1.0, lambda1=2**-4, lambda2=2**-4, kernel="linear", gamma=None,
                  coef0=0.0, degree=3, solver="auto", max_iter=1000, tol=1e-3, n_epochs=5,
-                 asgd_variant="paper", variance="normalised", warm_start=False,
-                 random_state=None, history_every=1):
+                 asgd_variant="paper", variance="normalised", cd_order="random",
+                 warm_start=False, random_state=None, history_every=1):
         self.C = C
         self.lambda1 = lambda1
         self.lambda2 = lambda2
@@ -233,6 +234,7 @@ class LDM(BaseSVMClassifier):
         self.n_epochs = n_epochs
         self.asgd_variant = asgd_variant
         self.variance = variance
+        self.cd_order = cd_order
         self.warm_start = warm_start
         self.random_state = random_state
         self.history_every = history_every
@@ -308,7 +310,9 @@ class LDM(BaseSVMClassifier):
             def callback(passes, b):
                 history(passes, lambda: _dual_from(P, R, y, b, shift, He))
         u, n_iter, converged, max_pg = ldm_cd(P, R, y, C, shift, beta, float(self.tol),
-                                              int(self.max_iter), callback)
+                                              int(self.max_iter), self.cd_order == "random",
+                                              self._seed() if self.cd_order == "random" else 0,
+                                              callback)
         u = np.array(u)
         # the final check, independent of the kernel's bookkeeping: u rebuilt
         # from beta, the projected gradients of (12) recomputed
