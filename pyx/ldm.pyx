@@ -50,7 +50,7 @@ import numpy as np
 cimport numpy as cnp
 from cpython.exc cimport PyErr_CheckSignals
 from libc.math cimport fabs, pow
-from _rows cimport Rows, rows_init, row_dot_vec
+from _rows cimport Rows, rows_init, row_dot_vec, get_row
 from _random cimport rng_seed, rng_randint
 from _vectors cimport (WeightVector, wv_init, wv_scale, wv_dot_row, wv_add_row,
                        wv_to_dense, wv_average_uniform, wv_average_to_dense)
@@ -169,6 +169,40 @@ def ldm_cd(tuple p, const double[:, ::1] R, const double[::1] y, double C, doubl
     return u_arr[:k], passes, converged, worst
 
 
+cdef inline double _eq15_coef(double si, double sj, double yi, double yj, double lam,
+                              double lambda1, double lambda2, bint inclusive) noexcept nogil:
+    """b with (Eq. 15) / (mC) = lam w - b x_i, from s_i = w'x_i and s_j = w'x_j."""
+    cdef double b = lam * (lambda2 * yi - 4.0 * lambda1 * si + 4.0 * lambda1 * yi * yj * sj)
+    if yi * si < 1.0 or (inclusive and yi * si <= 1.0):
+        b += yi
+    return b
+
+
+def eq15_gradient(tuple x, const double[::1] y, double C, double lambda1, double lambda2,
+                  const double[::1] w, int i, int j, bint inclusive=False):
+    """Debug entry point: the two-example gradient of Eq. 15 at w, for the pair
+    (i, j), computed by the code the ASGD step uses (m = the number of rows)."""
+    cdef Rows X
+    keep = rows_init(&X, x[0], x[1], x[2], x[3], x[4], x[5], x[6])
+    cdef double m = X.n_rows
+    cdef double lam = 1.0 / (m * C)
+    cdef double b = _eq15_coef(row_dot_vec(&X, i, &w[0]), row_dot_vec(&X, j, &w[0]), y[i], y[j],
+                               lam, lambda1, lambda2, inclusive)
+    g = np.asarray(w, dtype=float) * lam
+    from_row = np.zeros(X.n_features)
+    _row_to(&X, i, from_row)
+    return (g - b * from_row) * (m * C)
+
+
+cdef void _row_to(const Rows* X, int i, double[::1] out):
+    cdef int* ind
+    cdef double* val
+    cdef int nnz, k
+    get_row(X, i, &ind, &val, &nnz)
+    for k in range(nnz):
+        out[ind[k]] = val[k]
+
+
 def ldm_asgd(tuple x, const double[::1] y, double C, double lambda1, double lambda2,
              long long n_steps, double eta0, double a, double power, long long t0,
              int pairing, bint margin_inclusive, bint average, unsigned long long seed,
@@ -232,9 +266,7 @@ def ldm_asgd(tuple x, const double[::1] y, double C, double lambda1, double lamb
                 yi = y[i]
                 si = wv_dot_row(&W, &X, i)
                 sj = wv_dot_row(&W, &X, j)  # both taken at w_t, before the step
-                b = lam * (lambda2 * yi - 4.0 * lambda1 * si + 4.0 * lambda1 * yi * y[j] * sj)
-                if yi * si < 1.0 or (margin_inclusive and yi * si <= 1.0):
-                    b += yi
+                b = _eq15_coef(si, sj, yi, y[j], lam, lambda1, lambda2, margin_inclusive)
                 wv_scale(&W, 1.0 - eta * lam)
                 wv_add_row(&W, &X, i, eta * b)
                 if average and t > t0:
