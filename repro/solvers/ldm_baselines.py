@@ -152,7 +152,7 @@ class SVM(BaseSVMClassifier):
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 model.fit(X, y)
             n_iter = int(model.n_iter_)
-            result = {"coef": model.coef_[0].copy(), "intercept": float(model.intercept_[0]),
+            result = {"coef": model.coef_[0].copy(), "intercept": float(np.ravel(model.intercept_)[0]),
                       "n_iter": n_iter, "converged": n_iter < self.max_iter, "n_kernel_evals": 0}
             if not result["converged"]:
                 result.update(limit=f"max_iter={self.max_iter} passes (LIBLINEAR)",
@@ -165,7 +165,7 @@ class SVM(BaseSVMClassifier):
             dual = model.dual_coef_  # sparse when X is (LIBSVM's sparse mode)
             dual = np.asarray(dual.toarray() if sp.issparse(dual) else dual)[0]
             return {"support": model.support_.copy(), "dual_coef": dual.copy(),
-                    "intercept": float(model.intercept_[0]), "n_iter": int(model.n_iter_[0]),
+                    "intercept": float(np.ravel(model.intercept_)[0]), "n_iter": int(model.n_iter_[0]),
                     "converged": model.fit_status_ == 0, "limit": "LIBSVM's iteration limit",
                     "parameter": None, "n_kernel_evals": 0}
         inner = BiasFreeSVM(C=self.C, kernel=self.kernel, gamma=self._gamma or None,
