@@ -240,3 +240,17 @@ def test_non_finite_input_is_refused():
     X[3, 1] = 1e200
     with pytest.raises(ValueError, match="float64"):
         LDM().fit(X, y)
+
+
+@pytest.mark.parametrize("kernel", ["linear", "rbf"])
+def test_shrinking_and_order_do_not_change_the_optimum(kernel):
+    X, y = data(m=150, d=5, seed=8)
+    G = kernel_matrix(X, X, kernel=kernel, **({"gamma": 0.8} if kernel == "rbf" else {}))
+    duals = []
+    for shrinking in (True, False):
+        for order in ("random", "printed"):
+            model = LDM(C=20.0, kernel=kernel, gamma=0.8, shrinking=shrinking, cd_order=order,
+                        tol=1e-8, max_iter=10**6).fit(X, y)
+            assert model.converged_
+            duals.append(O.ldm_dual(model.beta_, G, y, 2**-4, 2**-4))
+    assert np.ptp(duals) <= 1e-9 * abs(duals[0])

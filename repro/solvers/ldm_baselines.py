@@ -52,6 +52,7 @@ class BiasFreeSVM(LDM):
     asgd_variant = "paper"
     variance = "normalised"
     cd_order = "random"
+    shrinking = False
 
     def __init__(self, C=1.0, kernel="rbf", gamma=None, coef0=0.0, degree=3, tol=1e-3,
                  max_iter=1000, warm_start=False, random_state=0, history_every=1):
@@ -88,6 +89,7 @@ class ASGDSVM(LDM):
     asgd_variant = "paper"
     variance = "normalised"
     cd_order = "random"
+    shrinking = False
     warm_start = False
 
     def __init__(self, C=1.0, n_epochs=5, random_state=0, history_every=1):
