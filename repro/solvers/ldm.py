@@ -321,6 +321,8 @@ class LDM(BaseSVMClassifier):
         if self._train_f is not None:  # binary: the training margins y_i f(x_i)
             positive = np.asarray(y) == self.classes_[1]
             self.margins_ = np.where(positive, 1.0, -1.0) * self._train_f
+        elif hasattr(self, "margins_"):  # a multiclass refit: no stale margins
+            del self.margins_
         return self
 
     def _resolved_solver(self, m):
