@@ -51,6 +51,7 @@ CASES = {
     "rbf": dict(kernel="rbf", gamma=0.7),
     "linear-primal": dict(kernel="linear"),             # d < m: P = X, R = X S^-1
     "poly": dict(kernel="poly", gamma=0.5, coef0=1.0, degree=2),
+    "linear-gram": dict(kernel="linear"),               # d > m: the Gram form, w = X'alpha
 }
 
 
@@ -58,7 +59,7 @@ CASES = {
 @pytest.mark.parametrize("C, lambda1, lambda2", [(1.0, 2**-4, 2**-4), (10.0, 2**-2, 2**-8),
                                                  (0.5, 0.0, 2**-2)])
 def test_cd_reaches_the_box_qp_minimum(case, C, lambda1, lambda2):
-    X, y = data()
+    X, y = data(d=60) if case == "linear-gram" else data()
     model = LDM(C=C, lambda1=lambda1, lambda2=lambda2, tol=1e-9, max_iter=100000,
                 random_state=0, **CASES[case]).fit(X, y)
     assert model.converged_
