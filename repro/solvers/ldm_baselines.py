@@ -274,10 +274,10 @@ class MDO(_Unavailable):
     """Margin Distribution Optimization (Garg and Roth, ICML 2003): not implemented."""
 
     reason = ("the LDM paper runs MDO with 'the recommended parameters in [Garg and Roth "
-              "2003]'; neither that paper's algorithm (its non-convex cost of the margins and "
-              "the optimiser) nor those parameter values could be obtained offline, only the "
-              "LDM paper's one-sentence summary (Sec. 5), which does not define the cost "
-              "function; an implementation from that summary would not be MDO")
+              "2003]'; of that paper only the abstract and introduction could be obtained "
+              "offline, not the section that defines MDO's (non-convex) cost of the margins, "
+              "its optimiser or those parameter values; the LDM paper's one-sentence summary "
+              "(Sec. 5) does not define them either, so an implementation would not be MDO")
 
     def __init__(self):
         pass
