@@ -13,10 +13,24 @@ from one eigendecomposition of G, G = V diag(s) V', by Sherman-Morrison:
     I + c M G = B - c y (Gy)',   B = I + c m G = V diag(1 + c m s) V',
     (I + c M G)^-1 = B^-1 + c (B^-1 y)(G B^-1 y)' / (1 - c y'G B^-1 y)
 
-(the denominator is > 0 for a PSD G: y'G B^-1 y < m / (c m) * ... = 1/c). The
+(the denominator is > 0 for a PSD G: y'G B^-1 y = sum_k s_k (V'y)_k^2 / (1 + c m s_k)
+< sum_k (V'y)_k^2 / (c m) = 1/c, as y'y = m). The
 eigendecomposition is cached (see ``_EIGH_CACHE``): every lambda1, lambda2
 and C of a grid on one training fold pays one O(m^3) eigendecomposition and
-one m x m product per lambda1 instead of an LU solve per fit.
+one m x m product per lambda1 instead of an LU solve per fit (and the R of a
+(G, y, lambda1) is cached too, so its lambda2 x C grid pays no O(m^3)).
+
+The authors' released package (LDM.m, trainLDM.c, LDM.cpp; read, not copied)
+solves the same model as the paper, as far as its code shows: LDM.m passes
+C m to trainLDM, whose coordinate descent boxes beta in [0, (C m)/m] = [0, C]
+with lambda1, lambda2 and Q as in Eq. 8 (Q^-1 by MATLAB's pinv; singular Q
+then gives the same w in exact arithmetic), LIBLINEAR's random order,
+shrinking, eps = 0.01 on the spread of projected gradients and at most 1,000
+passes, after which it returns silently. Its ASGD divides the regularisers by
+that C m, i.e. minimises Eq. 14 / (C m): the same minimiser, with the step
+taken in those units (as ``ldm_asgd`` does). Where the code differs in the
+algorithm (pairing, averaging start, eta0 search, the margin-equal-1 case) is
+``asgd_variant='code'``.
 """
 from collections import OrderedDict
 from contextlib import nullcontext
