@@ -1,5 +1,5 @@
 """The LDM paper's baselines: SVM (LIBSVM / LIBLINEAR, with and without bias),
-SVMa (ASGD), MAMC (closed form), and MDO / KM-OMD refused with a reason."""
+SVMa (ASGD), MAMC (closed form), KM-OMD (its QP), and MDO refused with a reason."""
 import numpy as np
 import pytest
 from scipy.optimize import minimize
@@ -33,6 +33,8 @@ BASELINES = {
     "LDM cd": LDM(C=10.0, random_state=0),
     "LDM rbf": LDM(C=10.0, kernel="rbf", gamma=1.0, random_state=0),
     "LDM asgd": LDM(C=10.0, solver="asgd", random_state=0),
+    "KM-OMD rbf": KMOMD(gamma=1.0),
+    "KM-OMD linear": KMOMD(kernel="linear"),
 }
 
 
@@ -107,7 +109,35 @@ def test_mamc_bias_takes_over_with_unequal_classes():
     assert np.all(MAMC().fit(X, y).predict(X) == 0)
 
 
-@pytest.mark.parametrize("cls", [MDO, KMOMD])
+def test_kmomd_solves_its_qp():
+    """KM-OMD's game (two simplices) against SLSQP on a small problem, and its
+    bias bisects the two hull points p+ and p-."""
+    from scipy.optimize import minimize as sp_minimize
+    X, y = make_classification(n_samples=30, n_features=3, n_informative=2, n_redundant=0,
+                               flip_y=0.1, random_state=4)
+    ypm = np.where(y == 1, 1.0, -1.0)
+    K = kernel_matrix(X, X, kernel="rbf", gamma=0.7)
+    pos = ypm > 0
+    for lam in (0.0, 0.3):
+        model = KMOMD(lam=lam, gamma=0.7).fit(X, y)
+        assert model.converged_
+        Q = (1 - lam) * ypm[:, None] * K * ypm[None, :] + lam * pos.sum() * (~pos).sum() / 30 * np.eye(30)
+        ref = sp_minimize(lambda g: (g @ Q @ g, 2 * Q @ g), np.where(pos, 1 / pos.sum(), 1 / (~pos).sum()),
+                          jac=True, method="SLSQP", bounds=[(0, None)] * 30,
+                          constraints=[{"type": "eq", "fun": lambda g: g[pos].sum() - 1},
+                                       {"type": "eq", "fun": lambda g: g[~pos].sum() - 1}],
+                          options={"ftol": 1e-14, "maxiter": 1000})
+        g = np.zeros(30)
+        g[model.support_] = np.abs(model.dual_coef_)  # dual_coef = y_i g_i
+        assert g.min() >= 0 and g[pos].sum() == pytest.approx(1) and g[~pos].sum() == pytest.approx(1)
+        assert g @ Q @ g == pytest.approx(ref.fun, rel=1e-6)
+        # f(x) = (p+ - p-)'phi(x) - (||p+||^2 - ||p-||^2) / 2
+        gp, gn = np.where(pos, g, 0.0), np.where(pos, 0.0, g)
+        f = K @ (gp - gn) - 0.5 * (gp @ K @ gp - gn @ K @ gn)
+        np.testing.assert_allclose(model.decision_function(X), f, rtol=1e-9, atol=1e-10)
+
+
+@pytest.mark.parametrize("cls", [MDO])
 def test_unavailable_baselines_say_why(cls):
     X, y = make_blobs(n_samples=20, centers=2, random_state=0)
     with pytest.raises(NotImplementedError, match="could be obtained|could not be obtained"):
@@ -118,7 +148,7 @@ def test_unavailable_baselines_say_why(cls):
 @pytest.mark.parametrize("make, match", [
     (lambda: SVM(C=-1.0), "C"), (lambda: SVM(kernel="x"), "kernel"),
     (lambda: ASGDSVM(n_epochs=0), "n_epochs"), (lambda: MAMC(gamma=-1.0), "gamma"),
-    (lambda: BiasFreeSVM(tol=-1.0), "tol"),
+    (lambda: BiasFreeSVM(tol=-1.0), "tol"), (lambda: KMOMD(lam=1.0), "lam"),
 ])
 def test_bad_parameters_raise_value_error(make, match):
     X, y = make_blobs(n_samples=20, centers=2, random_state=0)
