@@ -57,10 +57,10 @@ class BiasFreeSVM(LDM):
     asgd_variant = "paper"
     variance = "normalised"
     cd_order = "random"
-    shrinking = False
+    shrinking = True
 
     def __init__(self, C=1.0, kernel="rbf", gamma=None, coef0=0.0, degree=3, tol=1e-3,
-                 max_iter=1000, warm_start=False, random_state=0, history_every=1):
+                 max_iter=10000, warm_start=False, random_state=0, history_every=None):
         self.C = C
         self.kernel = kernel
         self.gamma = gamma
@@ -94,10 +94,10 @@ class ASGDSVM(LDM):
     asgd_variant = "paper"
     variance = "normalised"
     cd_order = "random"
-    shrinking = False
+    shrinking = True
     warm_start = False
 
-    def __init__(self, C=1.0, n_epochs=5, random_state=0, history_every=1):
+    def __init__(self, C=1.0, n_epochs=5, random_state=0, history_every=None):
         self.C = C
         self.n_epochs = n_epochs
         self.random_state = random_state
