@@ -7,7 +7,8 @@ the reason (investigated one by one, never a blanket skip). Both
 bad-input matrix of ``tests/test_base.py`` read it, so a new solver joins both
 with one line here.
 """
-from repro.solvers import GSSVM, LSVM, SMO, HardMarginSVM, LinearSVM, Pegasos
+from repro.solvers import GSSVM, LDM, LSVM, SMO, HardMarginSVM, LinearSVM, Pegasos
+from repro.solvers import ASGDSVM, KMOMD, MAMC, SVM, BiasFreeSVM
 
 REGISTRY = [
     (LinearSVM(max_iter=5000), {}),
@@ -27,7 +28,11 @@ REGISTRY = [
     (GSSVM(), {}),
     (GSSVM(kernel="linear"), {}),
     (GSSVM(kernel="poly", gamma=0.5, coef0=1.0), {}),
-    (Pegasos(random_state=0), {}),  # a fixed seed: the input-matrix tests compare two fits
+    (Pegasos(random_state=0), {}),
+    *[(e, {}) for e in (LDM(), LDM(kernel="rbf"), LDM(solver="asgd", random_state=0),
+                        BiasFreeSVM(), ASGDSVM(random_state=0), SVM(), SVM(kernel="rbf"),
+                        SVM(kernel="rbf", fit_intercept=False), MAMC(), MAMC(kernel="rbf"),
+                        KMOMD())],  # a fixed seed: the input-matrix tests compare two fits
     (GSSVM(max_steps=3), {
         "check_classifiers_train": (
             "asserts training accuracy > 0.83; with max_steps=3 each problem keeps "

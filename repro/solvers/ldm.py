@@ -1,0 +1,552 @@
+"""LDM, the Large margin Distribution Machine (ldm.txt; Zhang and Zhou).
+
+Kernel and linear LDM with the paper's two optimisers (``pyx/ldm.pyx``):
+Algorithm 1 (dual coordinate descent on Eq. 12) and Algorithm 2 (averaged SGD
+with the two-example gradient of Theorem 2, Eq. 15). The objectives the fits
+are judged by live in ``repro.objectives`` (``ldm_*``).
+
+What a cross-validation grid shares: Q, and so H, depend on the Gram matrix
+and lambda1 only. The kernel path never inverts Q; it needs
+(I + c M G)^-1 (c = 4 lambda1 / m^2, M = mI - yy'), which this module builds
+from one eigendecomposition of G, G = V diag(s) V', by Sherman-Morrison:
+
+    I + c M G = B - c y (Gy)',   B = I + c m G = V diag(1 + c m s) V',
+    (I + c M G)^-1 = B^-1 + c (B^-1 y)(G B^-1 y)' / (1 - c y'G B^-1 y)
+
+(the denominator is > 0 for a PSD G: y'G B^-1 y = sum_k s_k (V'y)_k^2 / (1 + c m s_k)
+< sum_k (V'y)_k^2 / (c m) = 1/c, as y'y = m). The
+eigendecomposition is cached (see ``_EIGH_CACHE``): every lambda1, lambda2
+and C of a grid on one training fold pays one O(m^3) eigendecomposition and
+one m x m product per lambda1 instead of an LU solve per fit (and the R of a
+(G, y, lambda1) is cached too, so its lambda2 x C grid pays no O(m^3)).
+
+The authors' released package (LDM.m, trainLDM.c, LDM.cpp; read, not copied)
+solves the same model as the paper, as far as its code shows: LDM.m passes
+C m to trainLDM, whose coordinate descent boxes beta in [0, (C m)/m] = [0, C]
+with lambda1, lambda2 and Q as in Eq. 8 (Q^-1 by MATLAB's pinv; singular Q
+then gives the same w in exact arithmetic), LIBLINEAR's random order,
+shrinking, eps = 0.01 on the spread of projected gradients and at most 1,000
+passes, after which it returns silently. Its ASGD divides the regularisers by
+that C m, i.e. minimises Eq. 14 / (C m): the same minimiser, with the step
+taken in those units (as ``ldm_asgd`` does). Where the code differs in the
+algorithm (pairing, averaging start, eta0 search, the margin-equal-1 case) is
+``asgd_variant='code'``.
+"""
+from collections import OrderedDict
+from contextlib import nullcontext
+import hashlib
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.linalg as sla
+import scipy.sparse as sp
+from sklearn.utils._param_validation import Interval, StrOptions
+from threadpoolctl import ThreadpoolController
+
+from .._kernels.kernels import kernel_matrix
+from .._kernels.ldm import PAIRINGS, ldm_asgd, ldm_cd
+from ..objectives import ldm_primal
+from ._kernel_model import KERNEL_PARAMETER_CONSTRAINTS, KernelExpansionMixin, resolve_gamma
+from ._linear_model import LinearModelMixin
+from ._validation import as_rows_input, kernel_params
+from .base import BaseSVMClassifier, shared_constraints
+
+# Eigendecompositions of Gram matrices kept for the next fits (a grid over
+# lambda1, lambda2 and C on one fold reuses one). Keyed by a hash of the Gram
+# matrix's bytes (O(m^2), negligible beside the O(m^3) it saves); at most
+# _EIGH_KEEP entries, and none for m > _EIGH_MAX_M (V alone would take
+# 8 m^2 bytes: 200 MB at m = 5000).
+_EIGH_CACHE = OrderedDict()
+_EIGH_KEEP = 4
+# and the R of the Gram form per (G, y, lambda1): the lambda2 x C grid of one
+# lambda1 then pays no O(m^3) at all
+_R_CACHE = OrderedDict()
+_R_KEEP = 2
+_EIGH_MAX_M = 4000
+
+# The linear kernel is solved in the primal form (P = X, R = X S^-1, O(d) per
+# coordinate) while d <= m and d is at most this; above it, S (d x d) is too
+# large to factor and the Gram form (O(m) per coordinate) is used.
+_PRIMAL_MAX_D = 4000
+
+# solver='auto' takes ASGD for the linear kernel above this many rows (the
+# dual's O(m^2) memory in the Gram form, and the large sets of Table 4).
+_AUTO_ASGD_ROWS = 5000
+
+# eta0 search (asgd): at most this many sample rows, factors of 2 from 1.
+_ETA_SAMPLE = 1000
+_ETA_MAX_TRIES = 40
+
+
+# The O(m^3) factorisations of the regular sets (m up to ~1,000) run faster
+# on one BLAS thread than threaded with the cores shared (eigh of 345 x 345:
+# 9 ms on one thread, 23 ms threaded on the 2-core machine; a busy machine
+# made the threaded one take seconds), as base.dense_product does for products.
+_SERIAL_MAX_M = 1000
+_threadpools = None
+
+
+def _blas_for(m):
+    global _threadpools
+    if m > _SERIAL_MAX_M:
+        return nullcontext()
+    if _threadpools is None:
+        _threadpools = ThreadpoolController()
+    return _threadpools.limit(limits=1, user_api="blas")
+
+
+def _digest(A):
+    return hashlib.blake2b(np.ascontiguousarray(A).view(np.uint8), digest_size=16).digest()
+
+
+def _gram_eigh(G, key=None):
+    """(s, V) with G = V diag(s) V', cached by the bytes of G."""
+    m = G.shape[0]
+    key = (G.shape, _digest(G)) if key is None else key
+    if key in _EIGH_CACHE:
+        _EIGH_CACHE.move_to_end(key)
+        return _EIGH_CACHE[key]
+    with _blas_for(m):
+        s, V = np.linalg.eigh(G)
+    if m <= _EIGH_MAX_M:
+        _EIGH_CACHE[key] = (s, V)
+        while len(_EIGH_CACHE) > _EIGH_KEEP:
+            _EIGH_CACHE.popitem(last=False)
+    return s, V
+
+
+def kernel_update_rows(G, y, lambda1):
+    """R with R_i = the i-th column of (I + c M G)^-1, i.e. R = T' for
+    T = (I + c M G)^-1 (so Q^-1 G Y = T Y, the A of Algorithm 1, is R'Y read by
+    columns), from the cached eigendecomposition of G (module docstring)."""
+    m = len(y)
+    c = 4.0 * lambda1 / m**2
+    if c == 0.0:
+        return np.eye(m)
+    gkey = (G.shape, _digest(G))
+    rkey = (gkey, _digest(np.asarray(y, dtype=float)), float(lambda1))
+    if rkey in _R_CACHE:  # the same fold and lambda1: another lambda2 or C of a grid
+        _R_CACHE.move_to_end(rkey)
+        return _R_CACHE[rkey]
+    s, V = _gram_eigh(G, gkey)
+    scale = 1.0 + c * m * s
+    if scale.min() <= 0.0:
+        # only an indefinite G (rounding far beyond a PSD kernel's) gets here
+        raise ValueError("LDM needs a positive semi-definite kernel matrix: G has an eigenvalue "
+                         f"{s.min():.3g}, which makes I + c m G singular")
+    with _blas_for(m):
+        Binv = (V / scale) @ V.T
+        w = Binv @ y
+        z = (V * (s / scale)) @ (V.T @ y)                    # G B^-1 y
+        den = 1.0 - c * (y @ z)
+        R = np.ascontiguousarray(Binv + (c / den) * np.outer(z, w))
+    if m <= _EIGH_MAX_M:
+        R.setflags(write=False)  # shared between fits
+        _R_CACHE[rkey] = R
+        while len(_R_CACHE) > _R_KEEP:
+            _R_CACHE.popitem(last=False)
+    return R
+
+
+def linear_update_rows(X, y, lambda1):
+    """R = X S^-1 for the linear primal form, S = I + c X'MX (d x d, PD)."""
+    m, d = X.shape
+    c = 4.0 * lambda1 / m**2
+    Xd = X.toarray() if sp.issparse(X) else np.asarray(X)
+    if c == 0.0:
+        return np.ascontiguousarray(Xd, dtype=float)
+    with _blas_for(max(m, d)):
+        Xy = Xd.T @ y
+        S = np.eye(d) + c * (m * (Xd.T @ Xd) - np.outer(Xy, Xy))
+        factor = sla.cho_factor(S)
+        return np.ascontiguousarray(sla.cho_solve(factor, Xd.T).T)
+
+
+class LDM(BaseSVMClassifier):
+    """Large margin Distribution Machine (ldm.txt Eq. 5), no bias:
+
+    ``min_w 1/2 w'w + lambda1 var - lambda2 mean + C sum_i max(0, 1 - y_i w'phi(x_i))``
+
+    with the margin mean of Eq. 3 and the variance of Eq. 4 in the normalised
+    form that Eq. 6, 8 and 14 use, ``var = 2/m^2 (m sum_i f_i^2 - (sum_i y_i f_i)^2)``
+    (``repro.objectives.ldm_primal``). With lambda1 = lambda2 = 0 it is the
+    soft-margin SVM without bias.
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        Weight of the summed hinge losses (the box 0 <= beta_i <= C of Eq. 12).
+    lambda1 : float, default=2**-4
+        Weight of the margin variance (>= 0).
+    lambda2 : float, default=2**-4
+        Weight of the margin mean (>= 0).
+    kernel : {'linear', 'rbf', 'poly', 'precomputed'}, default='linear'
+    gamma : float, 'scale', 'auto' or None, default=None
+        RBF / polynomial width; None means 'scale' (scikit-learn's SVC rule).
+    coef0, degree : polynomial kernel parameters.
+    solver : {'auto', 'cd', 'asgd'}, default='auto'
+        'cd': Algorithm 1. For kernel='linear' with d <= m (and d <= 4000) it
+        runs in the primal form (u = w, R = X S^-1, a coordinate step costs
+        O(d)); otherwise on the Gram matrix (u = alpha, O(m) per step).
+        'asgd': Algorithm 2, linear kernel only. 'auto': 'asgd' for the
+        linear kernel on more than 5000 rows, 'cd' otherwise.
+    max_iter : int, default=10000
+        cd: the most passes over the (active) coordinates. The authors' code
+        stops silently after 1,000; this warns. Dual CD needs many passes
+        at the paper's larger C on [0, 1]-scaled data, as LIBLINEAR does:
+        on half of australian (345 rows), bias-free, tol=1e-2, 1,445 passes at
+        C = 10 and 8,711 at C = 100 (LIBLINEAR: 1,277 and 31,919); raise it
+        (or warm-start along C) for converged grids.
+    tol : float, default=1e-2
+        cd: stop when every projected gradient of (12) is at most tol in
+        absolute value (gradients are margins minus 1, so tol is in margin
+        units), confirmed on gradients recomputed from beta; the final model
+        is checked again here, independently of the kernel. The default is
+        the eps of the authors' code (there on the spread max PG - min PG).
+    n_epochs : int, default=5
+        asgd: T of Algorithm 2; T m steps.
+    asgd_variant : {'paper', 'code'}, default='paper'
+        How asgd draws and averages (both minimise the same objective):
+
+        * 'paper': i and j drawn independently and uniformly at every step
+          (Theorem 2); a step counts as a hinge violation when y_i w'x_i < 1
+          (Eq. 15); averaging from t0 = m (the iterates of epochs 2..T).
+        * 'code': what the authors' released LDM package (LDM.cpp,
+          ``asgd::train_asgd``) does: i and j from two permutations shuffled
+          at every epoch; y_i w'x_i <= 1 counts as a violation; averaging
+          from t0 = 2m. Departures from that code: its average uses
+          mu = 1/(t - t0 + 1) for the 0-based t, which weights the first
+          averaged iterate more; here the plain average of Algorithm 2
+          (mu_t = 1/max(1, t - t0)) is kept. Its eta0 search evaluates the
+          variance with the averaging scalar c in place of (y'X'w)^2 (a bug)
+          and its non-averaged branch uses the step before setting it; neither
+          is reproduced (the search below is used for both variants).
+
+        Shared by both: the step of Xu (2011), eta'_t = eta0 (1 + a eta0 t)^(-3/4),
+        in the units of the objective divided by mC (the scaling of the
+        authors' code: the same minimiser; the paper's step is eta'_t / (mC)),
+        with a = 1/(mC), the weight of 1/2 ||w||^2 there (Xu's a = lambda; the
+        code's lambda3). eta0 by the search of Bottou's sgd package and of
+        the authors' code: starting from 1, halve or double while the
+        objective after one epoch of SGD (the same schedule, no averaging)
+        on a random sample of at most 1,000 rows decreases.
+    variance : {'normalised', 'double-sum'}, default='normalised'
+        Which line of Eq. 4 lambda1 multiplies (see the notes: Eq. 4 is
+        inconsistent). 'double-sum' is the first line, m^2 times the
+        normalised one: it is solved as lambda1 m^2 in the normalised form.
+    warm_start : bool, default=False
+        cd: start from the previous fit's beta (clipped into the new box)
+        when y is the same; the optimum does not depend on the start.
+    cd_order : {'random', 'printed'}, default='random'
+        cd: visit the coordinates of every pass in a fresh random order
+        (Hsieh et al. 2008, whom the paper cites for the method, and the
+        authors' code), or in the order 1..m of Algorithm 1 as printed (with
+        ``shrinking=False``; shrinking moves set-aside variables last). Same
+        optimum; measured on 2000 x 20 synthetic data at tol=1e-3, random
+        order took 593 / 3,907 / 31,901 passes at C = 1 / 10 / 100 against
+        2,138 / 11,600 / over 100,000 in the printed order.
+    shrinking : bool, default=True
+        cd: set aside variables stuck at a bound (Hsieh et al. 2008, Sec. 3;
+        LIBLINEAR; the authors' code does it too); the stopping rule is always
+        confirmed on every variable. Same optimum, cheaper passes but more of
+        them (max_iter counts every pass, as LIBLINEAR's iterations): on a
+        147-fit RBF grid of half of australian (lambda1, lambda2 in 2^-8..2^-2,
+        C in 10, 50, 100, warm starts along C, no trace) 3.4 s and 111,432
+        passes with it against 5.4 s and 79,961 passes without.
+    random_state : int, RandomState or None, default=0
+        Seed of cd's coordinate order and of asgd's draws and eta0 sample. A
+        fixed default (as LinearSVM's) so that a fit is repeatable; None draws
+        a seed (see ``BaseSVMClassifier._seed``).
+    history_every : int or None, default=None
+        Stride of ``history_``: cd reports the dual (12) after passes; asgd
+        reports the primal (Eq. 14) at its returned iterate after epochs
+        (``iteration`` counts steps there). Off by default: a kept cd report
+        costs about as much as a pass (an O(m k) product, outside the
+        reported time but not outside the fit's): the grid above took 11.3 s
+        instead of 5.4 s with ``history_every=1``.
+
+    Attributes
+    ----------
+    coef_ : ndarray (n_problems, n_features)
+        kernel='linear' only (both solvers): w.
+    intercept_ : ndarray (n_problems,)
+        Zeros (LDM has no bias).
+    dual_coef_, support_, support_vectors_ :
+        Other kernels: f(x) = sum_i alpha_i k(x_i, x) over rows with alpha_i != 0.
+    beta_ : ndarray or list of ndarray
+        cd: the dual solution of (12) per problem.
+    margins_ : ndarray (n_samples,)
+        Binary fits: y_i f(x_i) on the training data (+1 for ``classes_[1]``).
+    n_kernel_evals_ : int
+        Kernel values computed for training (0 for the linear primal form,
+        asgd and kernel='precomputed').
+    max_projected_gradient_ : ndarray
+        cd: the largest |projected gradient| of (12) at the end, per problem.
+    """
+
+    _parameter_constraints = {
+        **shared_constraints("C", "tol", "max_iter", "random_state", "history_every"),
+        **KERNEL_PARAMETER_CONSTRAINTS,
+        "gamma": KERNEL_PARAMETER_CONSTRAINTS["gamma"] + [None],
+        "lambda1": [Interval(Real, 0, None, closed="left")],
+        "lambda2": [Interval(Real, 0, None, closed="left")],
+        "solver": [StrOptions({"auto", "cd", "asgd"})],
+        "n_epochs": [Interval(Integral, 1, None, closed="left")],
+        "asgd_variant": [StrOptions({"paper", "code"})],
+        "variance": [StrOptions({"normalised", "double-sum"})],
+        "cd_order": [StrOptions({"printed", "random"})],
+        "shrinking": ["boolean"],
+        "warm_start": ["boolean"],
+    }
+
+    def __init__(self, C=1.0, lambda1=2**-4, lambda2=2**-4, kernel="linear", gamma=None,
+                 coef0=0.0, degree=3, solver="auto", max_iter=10000, tol=1e-2, n_epochs=5,
+                 asgd_variant="paper", variance="normalised", cd_order="random",
+                 shrinking=True, warm_start=False, random_state=0, history_every=None):
+        self.C = C
+        self.lambda1 = lambda1
+        self.lambda2 = lambda2
+        self.kernel = kernel
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.degree = degree
+        self.solver = solver
+        self.max_iter = max_iter
+        self.tol = tol
+        self.n_epochs = n_epochs
+        self.asgd_variant = asgd_variant
+        self.variance = variance
+        self.cd_order = cd_order
+        self.shrinking = shrinking
+        self.warm_start = warm_start
+        self.random_state = random_state
+        self.history_every = history_every
+
+    # -- fitting -------------------------------------------------------------
+    def fit(self, X, y):
+        """Fit one binary problem, or one per pair of classes (one-vs-one)."""
+        previous = getattr(self, "_warm_state", None)
+        self._beta_start = None
+        if self.warm_start and previous is not None and np.array_equal(previous[0], np.asarray(y)):
+            self._beta_start = iter([np.minimum(b, self.C) for b in previous[1]])
+        try:
+            super().fit(X, y)
+        finally:
+            self._beta_start = None
+        if self._solver_used == "cd":
+            betas = self.beta_ if isinstance(self.beta_, list) else [self.beta_]
+            self._warm_state = (np.array(y, copy=True), betas)
+        if self._train_f is not None:  # binary: the training margins y_i f(x_i)
+            positive = np.asarray(y) == self.classes_[1]
+            self.margins_ = np.where(positive, 1.0, -1.0) * self._train_f
+        elif hasattr(self, "margins_"):  # a multiclass refit: no stale margins
+            del self.margins_
+        return self
+
+    def _resolved_solver(self, m):
+        if self.solver != "auto":
+            return self.solver
+        return "asgd" if self.kernel == "linear" and m > _AUTO_ASGD_ROWS else "cd"
+
+    def _prepare_fit(self, X):
+        gamma = "scale" if self.gamma is None else self.gamma
+        self._gamma = resolve_gamma(gamma, X, self.kernel)
+        if self.solver == "asgd" and self.kernel != "linear":
+            raise ValueError(f"solver='asgd' is Algorithm 2, for kernel='linear' only; "
+                             f"got kernel={self.kernel!r} (use solver='cd')")
+        self._solver_used = self._resolved_solver(X.shape[0])
+
+    def _lambda1(self, m):
+        return self.lambda1 * (float(m) ** 2 if self.variance == "double-sum" else 1.0)
+
+    def _fit_binary(self, X, y, history):
+        if self._solver_used == "asgd":
+            return self._fit_asgd(X, y, history)
+        return self._fit_cd(X, y, history)
+
+    def _cd_operands(self, X, y, lambda1):
+        """(P rows, R, form, n_kernel_evals) of Algorithm 1 (pyx/ldm.pyx)."""
+        m, d = X.shape
+        if self.kernel == "linear" and d <= m and d <= _PRIMAL_MAX_D:
+            return as_rows_input(X), linear_update_rows(X, y, lambda1), "primal", 0
+        if self._precomputed():
+            G, evals = np.ascontiguousarray(X), 0
+        else:
+            rows = as_rows_input(X)
+            G, evals = kernel_matrix(rows, rows, *kernel_params(self.kernel, self._gamma,
+                                                                self.coef0, self.degree))
+        if not np.all(np.isfinite(G)):
+            raise ValueError("LDM: non-finite kernel values: the data's norms overflow float64; "
+                             "scale the features (or lower gamma / degree)")
+        return as_rows_input(G), kernel_update_rows(G, y, lambda1), "gram", int(evals)
+
+    def _fit_cd(self, X, y, history):
+        m = X.shape[0]
+        lambda1, shift, C = self._lambda1(m), self.lambda2 / m, float(self.C)
+        P, R, form, evals = self._cd_operands(X, y, lambda1)
+        beta = np.zeros(m)
+        start = None if self._beta_start is None else next(self._beta_start, None)
+        if start is not None and len(start) == m:
+            beta[:] = np.clip(start, 0.0, C)
+        callback = None
+        if history.callback is not None:
+            He = y * np.asarray(_rows_matmul(P, R.T @ y))
+
+            def callback(passes, b):
+                history(passes, lambda: _dual_from(P, R, y, b, shift, He))
+        u, n_iter, converged, max_pg = ldm_cd(P, R, y, C, shift, beta, float(self.tol),
+                                              int(self.max_iter), self.cd_order == "random",
+                                              self._seed() if self.cd_order == "random" else 0,
+                                              bool(self.shrinking), callback)
+        u = np.array(u)
+        # the final check, independent of the kernel's bookkeeping: u rebuilt
+        # from beta, the projected gradients of (12) recomputed
+        u_check = R.T @ (y * (beta + shift))
+        f = _rows_matmul(P, u_check)
+        pg = _projected_gradient(y * f - 1.0, beta, C)
+        result = {"beta": beta, "n_iter": int(n_iter), "converged": bool(converged),
+                  "max_pg": float(pg), "n_kernel_evals": evals, "f": f, "intercept": 0.0}
+        if not converged:
+            result.update(limit=f"max_iter={self.max_iter} passes", parameter="max_iter",
+                          detail=f"the largest projected gradient of (12) is {max_pg:.3g} > tol={self.tol}")
+        elif pg > self.tol:
+            result.update(converged=False, limit="the final optimality check", parameter=None,
+                          detail=f"the recomputed projected gradient {pg:.3g} exceeds tol={self.tol}")
+        if self.kernel == "linear":
+            result["coef"] = u_check if form == "primal" else np.asarray(X.T @ u_check).ravel()
+        else:
+            support = np.flatnonzero(u_check != 0.0)
+            result.update(support=support, dual_coef=u_check[support])
+        return result
+
+    def _fit_asgd(self, X, y, history):
+        m = X.shape[0]
+        lambda1, C = self._lambda1(m), float(self.C)
+        rows = as_rows_input(X)
+        code = self.asgd_variant == "code"
+        seed = self._seed()
+        a = 1.0 / (m * C)
+        eta0 = self._search_eta0(X, y, lambda1, a, seed, code)
+        callback = None
+        if history.callback is not None:
+            def callback(t, w):
+                history(t, lambda: ldm_primal(w, X, y, C, lambda1, self.lambda2))
+        w, steps = ldm_asgd(rows, y, C, lambda1, float(self.lambda2), int(self.n_epochs) * m,
+                            eta0, a, 0.75, (2 if code else 1) * m,
+                            PAIRINGS["permutations" if code else "independent"], code, True,
+                            seed, callback, m if callback is not None else 0, float(m))
+        w = np.array(w)
+        return {"coef": w, "intercept": 0.0, "n_iter": int(steps), "converged": True,
+                "eta0": eta0, "f": np.asarray(X @ w).ravel(), "n_kernel_evals": 0}
+
+    def _search_eta0(self, X, y, lambda1, a, seed, code):
+        """eta0 by factors of 2 from 1 (Bottou's determineEta0, as the authors'
+        code): one epoch of plain SGD with the training schedule on a random
+        sample of at most 1,000 rows for each candidate (from 1, or from
+        1 / max ||x_i||^2 when rows are longer), keep the best objective
+        (Eq. 14 on the sample with the hinge weight C m / m_s, i.e. the training
+        objective's per-example scale). Candidates stay below 1/a, where the
+        shrink factor 1 - eta a would reach 0."""
+        m = X.shape[0]
+        rng = np.random.default_rng(seed)
+        sample = np.sort(rng.choice(m, size=min(_ETA_SAMPLE, m), replace=False))
+        Xs, ys = X[sample], y[sample]
+        rows = as_rows_input(Xs)
+        C, lambda2 = float(self.C), float(self.lambda2)
+        Cs = C * m / len(sample)
+        pairing = PAIRINGS["permutations" if code else "independent"]
+
+        def cost(eta):
+            w, _ = ldm_asgd(rows, ys, C, lambda1, lambda2, len(sample), eta, a, 0.75, 0,
+                            pairing, code, False, seed + 1, None, 0, float(m))
+            with np.errstate(over="ignore", invalid="ignore"):
+                value = ldm_primal(np.asarray(w), Xs, ys, Cs, lambda1, lambda2)
+            return value if np.isfinite(value) else np.inf
+
+        cap = 0.5 / a
+        # Bottou starts at 1 for normalised data; the step's natural scale is
+        # 1 / ||x||^2 (scaling x by s scales w* by 1/s and the gradient by s),
+        # so start there when rows are longer than 1
+        sqnorm = float(np.max(rows[3], initial=0.0))
+        lo = min(1.0 / max(1.0, sqnorm), cap / 2)
+        lo_cost = cost(lo)
+        for _ in range(_ETA_MAX_TRIES):  # a diverging start: halve until finite
+            if np.isfinite(lo_cost):
+                break
+            lo /= 2.0
+            lo_cost = cost(lo)
+        hi_cost = cost(2 * lo) if 2 * lo <= cap else np.inf
+        best, best_cost = (lo, lo_cost) if lo_cost <= hi_cost else (2 * lo, hi_cost)
+        if lo_cost <= hi_cost:  # halve while it helps
+            for _ in range(_ETA_MAX_TRIES):
+                eta = best / 2
+                c_ = cost(eta)
+                if not c_ < best_cost:
+                    break
+                best, best_cost = eta, c_
+        else:  # double while it helps
+            for _ in range(_ETA_MAX_TRIES):
+                eta = best * 2
+                if eta > cap:
+                    break
+                c_ = cost(eta)
+                if not c_ < best_cost:
+                    break
+                best, best_cost = eta, c_
+        return best
+
+    # -- fitted model --------------------------------------------------------
+    def _set_fitted(self, results, X):
+        if self.kernel == "linear":
+            LinearModelMixin._set_fitted(self, results, X)
+            self.n_kernel_evals_ = int(sum(r["n_kernel_evals"] for r in results))
+        else:
+            KernelExpansionMixin._set_fitted(self, results, X)
+        if "beta" in results[0]:
+            betas = [r["beta"] for r in results]
+            self.beta_ = betas[0] if len(results) == 1 else betas
+            self.max_projected_gradient_ = np.array([r["max_pg"] for r in results])
+        if "eta0" in results[0]:
+            self.eta0_ = np.array([r["eta0"] for r in results])
+        self._train_f = results[0]["f"] if len(results) == 1 else None
+
+    def _decision_values(self, X):
+        if self.kernel == "linear":
+            return LinearModelMixin._decision_values(self, X)
+        return KernelExpansionMixin._decision_values(self, X)
+
+    def _kernel_args(self):
+        return KernelExpansionMixin._kernel_args(self)
+
+    def margins(self, X, y):
+        """y_i f(x_i) on any data of a binary fit (y in ``classes_``; +1 for
+        ``classes_[1]``), for cumulative margin distributions (Figure 1)."""
+        if len(getattr(self, "classes_", [])) != 2:
+            raise ValueError("margins are defined for a fitted binary LDM")
+        y = np.asarray(y)
+        unknown = ~np.isin(y, self.classes_)
+        if unknown.any():
+            raise ValueError(f"y holds labels not seen in fit: {np.unique(y[unknown])!r}")
+        return np.where(y == self.classes_[1], 1.0, -1.0) * self.decision_function(X)
+
+
+def _rows_matmul(P, u):
+    """P @ u for an as_rows_input tuple (dense or CSR)."""
+    data, indices, indptr, _, n, d, dense = P
+    if dense:
+        return data.reshape(n, d) @ u
+    nnz = int(indptr[-1])
+    return sp.csr_matrix((data[:nnz], indices[:nnz], indptr), shape=(n, d)) @ u
+
+
+def _projected_gradient(g, beta, C):
+    """The largest |PG_i| of the box QP (12)."""
+    pg = np.where(beta <= 0.0, np.minimum(g, 0.0), np.where(beta >= C, np.maximum(g, 0.0), g))
+    return float(np.max(np.abs(pg), initial=0.0))
+
+
+def _dual_from(P, R, y, beta, shift, He):
+    """(12) at beta: 1/2 b'Hb + (shift He - e)'b, from H v = Y P R'Y v."""
+    Hv = y * _rows_matmul(P, R.T @ (y * (beta + shift)))
+    Hb = Hv - shift * He
+    return 0.5 * beta @ Hb + (shift * He - 1.0) @ beta
