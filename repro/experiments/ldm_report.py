@@ -77,7 +77,8 @@ def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> Ta
                           "'worse' for the paper's bullet/circle). Protocol: repro.experiments.ldm (scaling "
                           "to [0, 1] on each training part, 5-fold CV over C in {10, 50, 100}, lambda1 and "
                           "lambda2 in 2^-8..2^-2, the RBF width in 2^-2..2^2 times the mean distance, kernel "
-                          "exp(-||x-z||^2 / (2 width^2))). MDO, MAMC and KM-OMD are not run yet: their cells "
+                          "exp(-||x-z||^2 / (2 width^2))). MDO is not run: its definition and 'recommended "
+                          "parameters' could not be obtained (repro.solvers.ldm_baselines.MDO); its cells "
                           "read 'not run (no records)'."),
         to_markdown(wtl, title="Win/tie/loss against SVM (the paper's last row)",
                     notes="Ours over the sets run here (complete partitions only); the paper's over its 20."),
@@ -85,7 +86,10 @@ def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> Ta
                     title="Methods and readings the paper does not print",
                     notes="SVM (no bias): LDM has no bias, so this is the like-for-like SVM. LDM "
                           "(double-sum): lambda1 on the double-sum line of Eq. 4 (m^2 times the normalised "
-                          "line). LDM (code C*m): the authors' MATLAB entry passes C times m."),
+                          "line). LDM (code), Table 4 only: the authors' code's ASGD (pairing, averaging "
+                          "start); its C*m scaling is the printed model (repro.solvers.LDM). KM-OMD: the "
+                          "KOMD formulation with lam = 1/(1 + C) (our mapping; repro.experiments.ldm). "
+                          "MDO: not run (repro.solvers.ldm_baselines.MDO says why)."),
         to_markdown(tests.round(4) if len(tests) else tests,
                     title="Paired t-tests of every method against SVM",
                     notes="mean_a: the method, mean_b: SVM (fractions); outcome from the method's side."),
