@@ -166,13 +166,13 @@ def smoothed_hinge(margin, row_inf_norm, mu, threshold="printed"):
     whose linear piece starts at ``1 - mu ||X_i||_inf`` (Eq. 6). A zero row
     (||X_i||_inf = 0) has the hinge's value max(0, 1 - m) (Eq. 5 with d_1 = 0).
     """
+    if threshold not in ("printed", "eq6"):
+        raise ValueError(f"threshold must be 'printed' or 'eq6'; got {threshold!r}")
     m = np.asarray(margin, dtype=float)
     a = np.broadcast_to(np.asarray(row_inf_norm, dtype=float), m.shape)
     r = 1.0 - m
     t = mu * a
     linear = (m < 1.0 - mu) if threshold == "printed" else (r >= t)
-    if threshold not in ("printed", "eq6"):
-        raise ValueError(f"threshold must be 'printed' or 'eq6'; got {threshold!r}")
     with np.errstate(divide="ignore", invalid="ignore"):
         quad = 0.5 * r * r / t
     out = np.where(linear, r - 0.5 * t, quad)
