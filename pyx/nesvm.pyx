@@ -34,6 +34,8 @@ it adds nothing to the gradient; no division happens.
 
 No allocation in the loop: every buffer comes from the caller.
 """
+from functools import partial
+
 import numpy as np
 cimport numpy as cnp
 from cpython.exc cimport PyErr_CheckSignals
@@ -129,12 +131,53 @@ cdef inline double _objectives(int model, bint kernel_penalty, const double* w, 
     return reg + C * loss
 
 
+cdef double _smoothed_objective(Rows* X, const double* y, const double* xinf, int model,
+                                double C, double mu, double mu_l1, bint printed, bint intercept,
+                                bint kernel_penalty, const double* th, double* f,
+                                double* marg) noexcept nogil:
+    """F_mu at th (f and marg: work buffers of length n, left holding X th and
+    the margins)."""
+    cdef int i, n = X.n_rows, d = X.n_features
+    cdef double b = th[d] if intercept else 0.0, loss = 0.0, r, uu
+    rows_matvec(X, th, NULL, n, f, True)
+    for i in range(n):
+        marg[i] = y[i] * (f[i] + b)
+        if model == MODEL_LS:
+            r = 1.0 - marg[i]
+            loss += r * r
+        else:
+            loss += smoothed_hinge(marg[i], xinf[i], mu, printed, &uu)
+    return _objectives(model, kernel_penalty, th, d, f, y, marg, n, C, mu_l1, True, loss)
+
+
+def _trace(tuple x, const double[::1] y, const double[::1] xinf, int model, double C,
+           double mu, double mu_l1, bint printed, bint intercept, bint kernel_penalty,
+           const double[::1] theta, const double[::1] f, const double[::1] marg,
+           const double[::1] ystep, double[::1] fy, double[::1] my, double fmu,
+           double mu_report, bint have_y):
+    """One report of the trace, (F_mu(w^k), F(w^k), mu, F_mu(y^{k-1})), built by
+    the History only for the reports it keeps and outside its timing. The
+    buffers hold the iterate of the report when it is evaluated (at once, or
+    for the last report after the run, when nothing has moved since)."""
+    cdef Rows X
+    keep = rows_init(&X, x[0], x[1], x[2], x[3], x[4], x[5], x[6])
+    cdef int n = X.n_rows, d = X.n_features
+    cdef double F, Fy = np.nan
+    F = fmu if model == MODEL_LS else _objectives(
+        model, kernel_penalty, &theta[0], d, &f[0], &y[0], &marg[0], n, C, mu_l1, False, 0.0)
+    if have_y:  # Theorem 4 bounds F_mu(y^k): one more product, only when reported
+        Fy = _smoothed_objective(&X, &y[0], &xinf[0], model, C, mu, mu_l1, printed, intercept,
+                                 kernel_penalty, &ystep[0], &fy[0], &my[0])
+    return (fmu, F, mu_report, Fy)
+
+
 def nesvm_run(tuple x, const double[::1] y, const double[::1] xinf, int model, double C,
               double mu, double mu_l1, double L, bint printed, bint intercept,
               bint kernel_penalty, double[::1] theta, const double[::1] wstar,
               double[::1] gsum, long long k, double tol, bint relative, long long max_iter,
               double diverge_above, double[::1] f, double[::1] marg, double[::1] coef,
-              double[::1] grad, double[::1] ystep, object history, long long every,
+              double[::1] grad, double[::1] ystep, double[::1] fy, double[::1] my,
+              object history, long long every,
               long long offset, double mu_report):
     """Algorithm 1 from theta = w^k (in/out) with the weighted gradient sum
     ``gsum`` (in/out) and the step counter ``k`` (0 for a fresh run; a
@@ -142,18 +185,19 @@ def nesvm_run(tuple x, const double[::1] y, const double[::1] xinf, int model, d
 
     x: the rows (``as_rows_input``; the kernel matrix for a kernel model);
     theta, wstar, gsum, grad, ystep: length d + 1 (the bias last); f, marg,
-    coef: length n (work buffers). Stops when |F_mu(w^k) - F_mu(w^{k-1})| <
+    coef, fy, my: length n (work buffers). Stops when |F_mu(w^k) - F_mu(w^{k-1})| <
     tol (times |F_mu(w^k)| when ``relative``), after ``max_iter`` steps of this
     call, or when F_mu leaves float64 or exceeds ``diverge_above`` (a step size
-    1/L too long). ``history(offset + steps, (F_mu, F, mu_report))`` is called at
-    every multiple of ``every`` (0: never) and at the end.
+    1/L too long). ``history(offset + steps, trace)`` is called at every
+    multiple of ``every`` (0: never) and at the end, ``trace`` a callable giving
+    (F_mu(w^k), F(w^k), mu_report, F_mu(y^{k-1})) (see ``_trace``).
 
     Returns (k, steps, status, F_mu(w^k), |last change|).
     """
     cdef Rows X
     keep = rows_init(&X, x[0], x[1], x[2], x[3], x[4], x[5], x[6])
     cdef int n = X.n_rows, d = X.n_features, p = d + 1, i, j
-    cdef double b, loss, fmu = 0.0, fmu_prev = 0.0, change = np.inf, F
+    cdef double b, loss, fmu = 0.0, fmu_prev = 0.0, change = np.inf
     cdef double r, uu, a_z, a_y, wk
     cdef long long steps = 0
     cdef int status = ST_MAX_ITER
@@ -192,9 +236,9 @@ def nesvm_run(tuple x, const double[::1] y, const double[::1] xinf, int model, d
             status = -1
         report = status >= 0 or (every > 0 and (offset + steps) % every == 0)
         if report and history is not None:
-            F = fmu if model == MODEL_LS else _objectives(
-                model, kernel_penalty, th, d, fp, &y[0], &marg[0], n, C, mu_l1, False, 0.0)
-            history(offset + steps, (fmu, F, mu_report))
+            history(offset + steps, partial(
+                _trace, x, y, xinf, model, C, mu, mu_l1, printed, intercept, kernel_penalty,
+                theta, f, marg, ystep, fy, my, fmu, mu_report, steps > 0))
         if status >= 0:
             break
         fmu_prev = fmu

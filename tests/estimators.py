@@ -7,7 +7,7 @@ the reason (investigated one by one, never a blanket skip). Both
 bad-input matrix of ``tests/test_base.py`` read it, so a new solver joins both
 with one line here.
 """
-from repro.solvers import GSSVM, LSVM, SMO, HardMarginSVM, LinearSVM, Pegasos
+from repro.solvers import GSSVM, LSVM, NESVM, SMO, HardMarginSVM, LinearSVM, Pegasos
 
 REGISTRY = [
     (LinearSVM(max_iter=5000), {}),
@@ -27,7 +27,9 @@ REGISTRY = [
     (GSSVM(), {}),
     (GSSVM(kernel="linear"), {}),
     (GSSVM(kernel="poly", gamma=0.5, coef0=1.0), {}),
-    (Pegasos(random_state=0), {}),  # a fixed seed: the input-matrix tests compare two fits
+    (Pegasos(random_state=0), {}),
+    (NESVM(), {}),
+    (NESVM(model="LP", kernel="rbf"), {}),  # a fixed seed: the input-matrix tests compare two fits
     (GSSVM(max_steps=3), {
         "check_classifiers_train": (
             "asserts training accuracy > 0.83; with max_steps=3 each problem keeps "

@@ -45,9 +45,9 @@ def eq6(m, a, mu):
 
 
 def reference_nesvm(X, y, model, C, mu, L, n_steps, mu_l1=None, intercept=True,
-                    threshold="printed"):
+                    threshold="printed", return_y=False):
     """Algorithm 1 in NumPy on [X, e] (Eq. 37), n_steps of Eq. 33-35 from w^0 = 0,
-    w* = 0; returns w^{n_steps} (bias last)."""
+    w* = 0; returns w^{n_steps} (bias last), and y^{n_steps - 1} if asked."""
     X = X.toarray() if sp.issparse(X) else X
     n, d = X.shape
     Xe = np.hstack([X, np.ones((n, 1))]) if intercept else X
@@ -74,7 +74,7 @@ def reference_nesvm(X, y, model, C, mu, L, n_steps, mu_l1=None, intercept=True,
         gsum += (k + 1) / 2 * g
         zk = 0.0 - gsum / L                                                  # Eq. 34
         w = 2 / (k + 3) * zk + (k + 1) / (k + 3) * yk                        # Eq. 35
-    return w
+    return (w, yk) if return_y else w
 
 
 def small_problem(seed=0, n=60, d=5, scale=1.0):
@@ -194,7 +194,7 @@ def test_history_reports_smoothed_and_unsmoothed_objectives():
     for model in ["C", "LP", "LS"]:
         est = fitted(NESVM(model=model, mu=0.5, lipschitz="power", history_every=3), X, y)
         h = est.history_
-        assert set(h) == {"problem", "iteration", "time", "objective", "primal", "mu"}
+        assert set(h) == {"problem", "iteration", "time", "objective", "primal", "mu", "objective_y"}
         assert h["iteration"][0] == 3 and h["iteration"][-1] == est.n_iter_
         assert np.all(np.diff(h["iteration"]) > 0) and np.all(np.diff(h["time"]) >= 0)
         assert np.all(h["iteration"][:-1] % 3 == 0)
@@ -206,6 +206,31 @@ def test_history_reports_smoothed_and_unsmoothed_objectives():
         # the stopping rule of Algorithm 1 held between the last two iterates
         if h["iteration"][-2] == est.n_iter_ - 1:
             assert abs(h["objective"][-1] - h["objective"][-2]) < est.tol
+
+
+@pytest.mark.parametrize("model", ["C", "LP"])
+def test_objective_y_and_theorem4(model):
+    """history_'s objective_y at step k is F_mu(y^{k-1}) (checked against the
+    NumPy transcription), and it obeys Theorem 4 (Eq. 43):
+    F_mu(y^k) - F_mu* <= 4 L d_2(w_opt) / ((k+1)(k+2)), d_2 = ||w_opt - 0||^2 / 2."""
+    X, y = small_problem(seed=2)
+    kw = dict(model=model, mu=0.5, lipschitz="power")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        est = NESVM(tol=1e-300, max_iter=60, **kw).fit(X, y)
+    L = est.lipschitz_[0]
+    _, y_last = reference_nesvm(X, y, model, 1.0, 0.5, L, 60, return_y=True)
+    assert est.history_["objective_y"][-1] == pytest.approx(
+        nesvm_smoothed_primal(model, y_last[:-1], X, y, 1.0, 0.5, y_last[-1]), rel=1e-10)
+    assert np.isnan(est.history_["objective_y"][0]) == (est.history_["iteration"][0] == 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        tight = NESVM(tol=1e-300, max_iter=20000, history_every=None, **kw).fit(X, y)
+    theta = np.r_[tight.coef_[0], tight.intercept_]
+    F_star = nesvm_smoothed_primal(model, theta[:-1], X, y, 1.0, 0.5, theta[-1])
+    k = est.history_["iteration"] - 1  # the row of step k + 1 holds y^k
+    bound = 4 * L * (theta @ theta / 2) / ((k + 1) * (k + 2))
+    assert np.all(est.history_["objective_y"] - F_star <= bound * (1 + 1e-9) + 1e-9)
 
 
 def test_theorem1_bounds_the_returned_model_at_the_defaults():
@@ -341,3 +366,15 @@ def test_homotopy_stages_follow_eq44():
     X, y = small_problem()
     est = fitted(NESVM(homotopy=True, mu0=4.0, mu=1.5, lipschitz="power"), X, y)
     assert est.n_stages_ == 3 and list(np.unique(est.history_["mu"])) == [1.5, 2.0, 4.0]
+
+
+@pytest.mark.parametrize("d", [40, 700])  # the p x p matrix, and Lanczos beyond 500 variables
+def test_power_constant_is_the_largest_eigenvalue(d):
+    from repro.solvers.nesvm import largest_eigenvalue
+    rng = np.random.RandomState(0)
+    X = sp.random(300, d, density=0.05, random_state=rng, format="csr")
+    weights = rng.uniform(0.1, 2.0, 300)
+    Xe = np.hstack([X.toarray(), np.ones((300, 1))])
+    exact = np.linalg.eigvalsh(Xe.T @ (weights[:, None] * Xe))[-1]
+    assert largest_eigenvalue(X, weights, True) == pytest.approx(exact, rel=1e-5)
+    assert largest_eigenvalue(X, weights, True) >= exact
