@@ -184,6 +184,11 @@ class NESVM(BaseSVMClassifier):
     kernel_memory : float, default=1024
         MB allowed for one problem's n x n kernel matrix; beyond it the fit is
         refused up front with the size it would need.
+    warm_start : bool, default=False
+        kernel='linear': start from the previous fit's ``coef_`` and
+        ``intercept_`` (w^0 of Algorithm 1) when it has the same features and
+        problems (e.g. along a grid of C); the prox-centre is 0 or this start
+        as ``prox_center`` says. Otherwise (first fit, other shapes) w^0 = 0.
     history_every : int or None, default=1
         Stride of ``history_`` in Nesterov steps (counted over all stages).
         ``objective`` is F_mu(w^k) at the stage's mu, ``primal`` the unsmoothed
@@ -222,13 +227,14 @@ class NESVM(BaseSVMClassifier):
         "homotopy_restart": ["boolean"],
         "stop_rule": [StrOptions({"absolute", "relative"})],
         "kernel_memory": [Interval(Real, 0, None, closed="neither")],
+        "warm_start": ["boolean"],
     }
 
     def __init__(self, model="C", C=1.0, mu=5.0, mu_l1=None, tol=1e-3, homotopy=False, mu0=None,
                  kernel="linear", gamma=None, fit_intercept=True, max_iter=100_000,
                  hinge_threshold="printed", lipschitz="printed", prox_center="zero",
                  homotopy_restart=True, stop_rule="absolute", kernel_memory=1024,
-                 history_every=1):
+                 warm_start=False, history_every=1):
         self.model = model
         self.C = C
         self.mu = mu
@@ -246,6 +252,7 @@ class NESVM(BaseSVMClassifier):
         self.homotopy_restart = homotopy_restart
         self.stop_rule = stop_rule
         self.kernel_memory = kernel_memory
+        self.warm_start = warm_start
         self.history_every = history_every
 
     # -- set-up -------------------------------------------------------------
@@ -271,6 +278,11 @@ class NESVM(BaseSVMClassifier):
 
     def _prepare_fit(self, X):
         self._stages()  # refuse mu0 < mu before any work
+        # the previous solution of every problem, handed out in problem order
+        self._starts = iter(())
+        if (self.warm_start and self._linear() and hasattr(self, "coef_")
+                and self.coef_.shape == (len(self.problems_), X.shape[1])):
+            self._starts = iter(np.c_[self.coef_, self.intercept_])
         if not self._linear():
             self._gamma = resolve_gamma("auto" if self.gamma is None else self.gamma, X,
                                         self.kernel)
@@ -329,6 +341,13 @@ class NESVM(BaseSVMClassifier):
         d = A.shape[1]
         p = d + 1
         theta, wstar, gsum = np.zeros(p), np.zeros(p), np.zeros(p)
+        start = next(self._starts, None)
+        if start is not None:
+            theta[:] = start
+            if not self.fit_intercept:
+                theta[d] = 0.0
+            if self.prox_center == "warm":
+                wstar[:] = theta
         f, marg, coef, fy, my = (np.zeros(max(n, 1)) for _ in range(5))
         grad, ystep = np.zeros(p), np.zeros(p)
         every = 0 if self.history_every is None else int(self.history_every)
@@ -368,7 +387,8 @@ class NESVM(BaseSVMClassifier):
         if STATUS[status] == "max_iter":
             result.update(limit=f"max_iter={self.max_iter} Nesterov steps", parameter="max_iter",
                           detail=f"stage {t + 1} of {len(stages)} (mu={mu:.3g}): "
-                                 f"|F_mu(w^(k+1)) - F_mu(w^k)| = {change:.3g} >= tol={self.tol}")
+                                 f"|F_mu(w^(k+1)) - F_mu(w^k)| = {change:.3g} >= tol={self.tol}"
+                                 + self._discontinuity_hint(xinf))
         elif STATUS[status] == "diverged":
             result.update(limit="divergence", parameter="lipschitz",
                           detail=f"F_mu grew to {fmu:.3g} after {steps} steps at mu={mu:.3g}: "
@@ -381,6 +401,15 @@ class NESVM(BaseSVMClassifier):
                 result.update(support=np.zeros(0, dtype=int), dual_coef=np.zeros(0),
                               intercept=0.0)
         return result
+
+    def _discontinuity_hint(self, xinf):
+        """Why the printed Eq. 10 may not converge on these rows (see hinge_threshold)."""
+        a = xinf[xinf > 0]
+        if self.model == "LS" or self.hinge_threshold != "printed" or np.all(a == 1.0):
+            return ""
+        return (f"; ||X_i||_inf ranges over [{a.min():.3g}, {a.max():.3g}], where Eq. 10 as printed "
+                f"is discontinuous and the iterates can cycle: hinge_threshold='eq6' is the smooth "
+                f"reading (or scale the features into [-1, 1])")
 
     def _start_value(self, y, xinf, mu, mu_l1):
         """F_mu(0) = C sum_i h_mu(0) (LS: C n): the scale of the divergence test."""
