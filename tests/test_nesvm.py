@@ -398,16 +398,16 @@ def test_power_constant_is_the_largest_eigenvalue(d):
 
 def test_warm_start_starts_from_the_previous_solution():
     X, y = small_problem(seed=4)
-    kw = dict(mu=0.5, tol=1e-6, lipschitz="power", hinge_threshold="eq6")
+    kw = dict(mu=0.5, tol=1e-10, lipschitz="power", hinge_threshold="eq6")
     cold = fitted(NESVM(C=2.0, **kw), X, y)
     warm = fitted(NESVM(C=1.0, warm_start=True, prox_center="warm", **kw), X, y)
     warm.set_params(C=2.0)
     fitted(warm, X, y)
-    # (no fewer steps is promised: here 152 warm against 132 cold, the first
+    # (no fewer steps is promised: at tol=1e-6, 152 warm against 132 cold, the first
     # steps of Eq. 35 moving away from the start, then the same optimum)
     F = [nesvm_smoothed_primal("C", m.coef_[0], X, y, 2.0, 0.5, m.intercept_[0])
          for m in (cold, warm)]
-    assert F[1] == pytest.approx(F[0], rel=1e-5)
+    assert F[1] == pytest.approx(F[0], rel=1e-8)
     # one step from the start: w^1 moves from the previous coef_, not from 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
