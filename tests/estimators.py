@@ -27,9 +27,11 @@ REGISTRY = [
     (GSSVM(), {}),
     (GSSVM(kernel="linear"), {}),
     (GSSVM(kernel="poly", gamma=0.5, coef0=1.0), {}),
-    (Pegasos(random_state=0), {}),
+    (Pegasos(random_state=0), {}),  # a fixed seed: the input-matrix tests compare two fits
     (NESVM(), {}),
-    (NESVM(model="LP", kernel="rbf"), {}),  # a fixed seed: the input-matrix tests compare two fits
+    (NESVM(model="LP", kernel="rbf"), {}),
+    # LS-SVM with Eq. 56's printed constant diverges (tests/test_nesvm.py): 'power'
+    (NESVM(model="LS", lipschitz="power", homotopy=True, mu=1.0), {}),
     (GSSVM(max_steps=3), {
         "check_classifiers_train": (
             "asserts training accuracy > 0.83; with max_steps=3 each problem keeps "
