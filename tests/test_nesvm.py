@@ -366,6 +366,7 @@ def test_kernel_csvm_reaches_libsvm():
     (dict(C=-1.0), "C"),
     (dict(homotopy=True, mu0=1.0, mu=2.0), "mu0=1.0 below mu=2.0"),
     (dict(lipschitz="exact"), "lipschitz"),
+    (dict(homotopy=True, mu=1e-6), "about 5,000,000 stages"),
     (dict(kernel="rbf", kernel_memory=0.01), r"60 x 60 .*kernel_memory=0.01 MB"),
 ])
 def test_bad_parameters_raise(params, match):

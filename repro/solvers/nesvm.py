@@ -29,6 +29,8 @@ _DENSE_EIG_MAX = 500
 # 1/L are too long (a constant below the true Lipschitz constant): the run stops
 # and says so instead of overflowing.
 _DIVERGE_FACTOR = 1e8
+# Homotopy stages refused beyond this (Eq. 44 needs mu0 / mu of them).
+_MAX_STAGES = 100_000
 
 
 def row_inf_norms(X, intercept):
@@ -269,6 +271,11 @@ class NESVM(BaseSVMClassifier):
         if mu0 < mu:
             raise ValueError(f"NESVM: homotopy goes from mu0 down to mu; got mu0={mu0!r} below "
                              f"mu={mu!r}")
+        # Eq. 44 decreases mu harmonically: about mu0 / mu stages
+        if mu0 / mu > _MAX_STAGES:
+            raise ValueError(f"NESVM: homotopy from mu0={mu0!r} to mu={mu!r} takes about "
+                             f"{mu0 / mu:,.0f} stages of Eq. 44 (mu0 / (t + 1)), more than "
+                             f"{_MAX_STAGES:,}; raise mu or lower mu0")
         stages, t = [], 0
         while mu0 / (t + 1) > mu:
             stages.append(mu0 / (t + 1))
