@@ -416,3 +416,13 @@ def test_warm_start_starts_from_the_previous_solution():
         one.coef_, one.intercept_, one.problems_ = cold.coef_.copy(), cold.intercept_.copy(), [(0, 1)]
         one.fit(X, y)
     assert np.linalg.norm(one.coef_ - cold.coef_) < 0.1 * np.linalg.norm(cold.coef_)
+
+
+def test_warm_start_one_vs_one_and_pickle():
+    import pickle
+    from sklearn.datasets import load_iris
+    X, y = load_iris(return_X_y=True)
+    est = NESVM(warm_start=True, history_every=None).fit(X, y)
+    assert est.coef_.shape == (3, 4)
+    again = pickle.loads(pickle.dumps(est)).fit(X, y)
+    assert again.score(X, y) > 0.9

@@ -286,10 +286,10 @@ class NESVM(BaseSVMClassifier):
     def _prepare_fit(self, X):
         self._stages()  # refuse mu0 < mu before any work
         # the previous solution of every problem, handed out in problem order
-        self._starts = iter(())
+        self._starts = []
         if (self.warm_start and self._linear() and hasattr(self, "coef_")
                 and self.coef_.shape == (len(self.problems_), X.shape[1])):
-            self._starts = iter(np.c_[self.coef_, self.intercept_])
+            self._starts = list(np.c_[self.coef_, self.intercept_])
         if not self._linear():
             self._gamma = resolve_gamma("auto" if self.gamma is None else self.gamma, X,
                                         self.kernel)
@@ -348,7 +348,7 @@ class NESVM(BaseSVMClassifier):
         d = A.shape[1]
         p = d + 1
         theta, wstar, gsum = np.zeros(p), np.zeros(p), np.zeros(p)
-        start = next(self._starts, None)
+        start = self._starts.pop(0) if self._starts else None
         if start is not None:
             theta[:] = start
             if not self.fit_intercept:
