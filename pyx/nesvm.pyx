@@ -104,13 +104,12 @@ def smoothed_hinge_values(const double[::1] m, const double[::1] xinf, double mu
 
 
 cdef inline double _objectives(int model, bint kernel_penalty, const double* w, int d,
-                               const double* f, const double* y, const double* marg,
-                               int n, double C, double mu_l1, bint smoothed,
+                               const double* f, double C, double mu_l1, bint smoothed,
                                double loss_sum) noexcept nogil:
-    """R(w) + C * loss: smoothed (F_mu, with the loss sum already computed) or
-    not (F: hinge, l1)."""
-    cdef int i, j
-    cdef double reg = 0.0, loss = loss_sum, r, uu
+    """R(w) + C * loss_sum: R smoothed (F_mu) or not (F), the loss sum given
+    (the smoothed hinge, the hinge or the squared loss, summed by the caller)."""
+    cdef int j
+    cdef double reg = 0.0, uu
     if model == MODEL_LP:
         for j in range(d):
             reg += smoothed_l1(w[j], mu_l1, &uu) if smoothed else fabs(w[j])
@@ -122,13 +121,7 @@ cdef inline double _objectives(int model, bint kernel_penalty, const double* w, 
         for j in range(d):
             reg += w[j] * w[j]
         reg *= 0.5
-    if not smoothed and model != MODEL_LS:
-        loss = 0.0
-        for i in range(n):
-            r = 1.0 - marg[i]
-            if r > 0.0:
-                loss += r
-    return reg + C * loss
+    return reg + C * loss_sum
 
 
 cdef double _smoothed_objective(Rows* X, const double* y, const double* xinf, int model,
@@ -147,14 +140,13 @@ cdef double _smoothed_objective(Rows* X, const double* y, const double* xinf, in
             loss += r * r
         else:
             loss += smoothed_hinge(marg[i], xinf[i], mu, printed, &uu)
-    return _objectives(model, kernel_penalty, th, d, f, y, marg, n, C, mu_l1, True, loss)
+    return _objectives(model, kernel_penalty, th, d, f, C, mu_l1, True, loss)
 
 
 def _trace(tuple x, const double[::1] y, const double[::1] xinf, int model, double C,
            double mu, double mu_l1, bint printed, bint intercept, bint kernel_penalty,
-           const double[::1] theta, const double[::1] f, const double[::1] marg,
-           const double[::1] ystep, double[::1] fy, double[::1] my, double fmu,
-           double mu_report, bint have_y):
+           const double[::1] theta, const double[::1] f, const double[::1] ystep, double[::1] fy, double[::1] my, double fmu,
+           double hinge_sum, double mu_report, bint have_y):
     """One report of the trace, (F_mu(w^k), F(w^k), mu, F_mu(y^{k-1})), built by
     the History only for the reports it keeps and outside its timing. The
     buffers hold the iterate of the report when it is evaluated (at once, or
@@ -164,7 +156,7 @@ def _trace(tuple x, const double[::1] y, const double[::1] xinf, int model, doub
     cdef int n = X.n_rows, d = X.n_features
     cdef double F, Fy = np.nan
     F = fmu if model == MODEL_LS else _objectives(
-        model, kernel_penalty, &theta[0], d, &f[0], &y[0], &marg[0], n, C, mu_l1, False, 0.0)
+        model, kernel_penalty, &theta[0], d, &f[0], C, mu_l1, False, hinge_sum)
     if have_y:  # Theorem 4 bounds F_mu(y^k): one more product, only when reported
         Fy = _smoothed_objective(&X, &y[0], &xinf[0], model, C, mu, mu_l1, printed, intercept,
                                  kernel_penalty, &ystep[0], &fy[0], &my[0])
@@ -175,30 +167,31 @@ def nesvm_run(tuple x, const double[::1] y, const double[::1] xinf, int model, d
               double mu, double mu_l1, double L, bint printed, bint intercept,
               bint kernel_penalty, double[::1] theta, const double[::1] wstar,
               double[::1] gsum, long long k, double tol, bint relative, long long max_iter,
-              double diverge_above, double[::1] f, double[::1] marg, double[::1] coef,
+              double diverge_above, double[::1] f, double[::1] coef,
               double[::1] grad, double[::1] ystep, double[::1] fy, double[::1] my,
-              object history, long long every,
+              bint trace_y, object history, long long every,
               long long offset, double mu_report):
     """Algorithm 1 from theta = w^k (in/out) with the weighted gradient sum
     ``gsum`` (in/out) and the step counter ``k`` (0 for a fresh run; a
     homotopy run that carries k passes it on).
 
     x: the rows (``as_rows_input``; the kernel matrix for a kernel model);
-    theta, wstar, gsum, grad, ystep: length d + 1 (the bias last); f, marg,
-    coef, fy, my: length n (work buffers). Stops when |F_mu(w^k) - F_mu(w^{k-1})| <
+    theta, wstar, gsum, grad, ystep: length d + 1 (the bias last); f, coef,
+    fy, my: length n (work buffers). Stops when |F_mu(w^k) - F_mu(w^{k-1})| <
     tol (times |F_mu(w^k)| when ``relative``), after ``max_iter`` steps of this
     call, or when F_mu leaves float64 or exceeds ``diverge_above`` (a step size
     1/L too long). ``history(offset + steps, trace)`` is called at every
     multiple of ``every`` (0: never) and at the end, ``trace`` a callable giving
-    (F_mu(w^k), F(w^k), mu_report, F_mu(y^{k-1})) (see ``_trace``).
+    (F_mu(w^k), F(w^k), mu_report, F_mu(y^{k-1}) or NaN unless ``trace_y``)
+    (see ``_trace``).
 
     Returns (k, steps, status, F_mu(w^k), |last change|).
     """
     cdef Rows X
     keep = rows_init(&X, x[0], x[1], x[2], x[3], x[4], x[5], x[6])
     cdef int n = X.n_rows, d = X.n_features, p = d + 1, i, j
-    cdef double b, loss, fmu = 0.0, fmu_prev = 0.0, change = np.inf
-    cdef double r, uu, a_z, a_y, wk
+    cdef double b, loss, hinge, fmu = 0.0, fmu_prev = 0.0, change = np.inf
+    cdef double m, r, uu, a_z, a_y, wk
     cdef long long steps = 0
     cdef int status = ST_MAX_ITER
     cdef bint report
@@ -213,17 +206,19 @@ def nesvm_run(tuple x, const double[::1] y, const double[::1] xinf, int model, d
             rows_matvec(&X, th, NULL, n, fp, True)
             b = th[d] if intercept else 0.0
             loss = 0.0
+            hinge = 0.0  # the unsmoothed F's loss, for the trace (margins at hand)
             for i in range(n):
-                marg[i] = y[i] * (f[i] + b)
+                m = y[i] * (f[i] + b)
+                r = 1.0 - m
                 if model == MODEL_LS:
-                    r = 1.0 - marg[i]
                     loss += r * r
                     coef[i] = 2.0 * C * y[i] * r            # Eq. 55
                 else:
-                    loss += smoothed_hinge(marg[i], xinf[i], mu, printed, &uu)
+                    if r > 0.0:
+                        hinge += r
+                    loss += smoothed_hinge(m, xinf[i], mu, printed, &uu)
                     coef[i] = C * y[i] * uu                 # Eq. 47, 51: C (YX)'u
-            fmu = _objectives(model, kernel_penalty, th, d, fp, &y[0], &marg[0], n, C,
-                              mu_l1, True, loss)
+            fmu = _objectives(model, kernel_penalty, th, d, fp, C, mu_l1, True, loss)
         if steps > 0:
             change = fabs(fmu - fmu_prev)
         if not isfinite(fmu) or fmu > diverge_above:
@@ -238,7 +233,7 @@ def nesvm_run(tuple x, const double[::1] y, const double[::1] xinf, int model, d
         if report and history is not None:
             history(offset + steps, partial(
                 _trace, x, y, xinf, model, C, mu, mu_l1, printed, intercept, kernel_penalty,
-                theta, f, marg, ystep, fy, my, fmu, mu_report, steps > 0))
+                theta, f, ystep, fy, my, fmu, hinge, mu_report, trace_y and steps > 0))
         if status >= 0:
             break
         fmu_prev = fmu

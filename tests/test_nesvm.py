@@ -233,7 +233,8 @@ def test_objective_y_and_theorem4(model):
     kw = dict(model=model, mu=0.5, lipschitz="power")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        est = NESVM(tol=1e-300, max_iter=60, **kw).fit(X, y)
+        est = NESVM(tol=1e-300, max_iter=60, trace_y=True, **kw).fit(X, y)
+        assert np.all(np.isnan(NESVM(tol=1e-300, max_iter=5, **kw).fit(X, y).history_["objective_y"]))
     L = est.lipschitz_[0]
     _, y_last = reference_nesvm(X, y, model, 1.0, 0.5, L, 60, return_y=True)
     assert est.history_["objective_y"][-1] == pytest.approx(

@@ -195,10 +195,13 @@ class NESVM(BaseSVMClassifier):
         Stride of ``history_`` in Nesterov steps (counted over all stages).
         ``objective`` is F_mu(w^k) at the stage's mu, ``primal`` the unsmoothed
         F(w^k) (hinge, and the l1 norm for LP-SVM), ``mu`` the stage's mu, and
-        ``objective_y`` F_mu(y^{k-1}) (Theorem 4 bounds F_mu(y^k); NaN at a
-        stage's first step). The last two cost one more product per kept report
-        and the trace's values are computed outside ``time``, not outside the
-        fit's wall time: pass None when timing fits.
+        ``objective_y`` F_mu(y^{k-1}) when ``trace_y`` (else NaN). The loss
+        sums come with each step's margins, so a kept report costs O(d) (a
+        Python call; within timing noise on a9a at stride 1), plus one product
+        with ``trace_y``, outside ``time`` but inside the fit's wall time.
+    trace_y : bool, default=False
+        Also trace F_mu(y^{k-1}) (Theorem 4 bounds F_mu(y^k); NaN at a stage's
+        first step): one more matrix-vector product per kept report.
 
     Attributes
     ----------
@@ -230,13 +233,14 @@ class NESVM(BaseSVMClassifier):
         "stop_rule": [StrOptions({"absolute", "relative"})],
         "kernel_memory": [Interval(Real, 0, None, closed="neither")],
         "warm_start": ["boolean"],
+        "trace_y": ["boolean"],
     }
 
     def __init__(self, model="C", C=1.0, mu=5.0, mu_l1=None, tol=1e-3, homotopy=False, mu0=None,
                  kernel="linear", gamma=None, fit_intercept=True, max_iter=100_000,
                  hinge_threshold="printed", lipschitz="printed", prox_center="zero",
                  homotopy_restart=True, stop_rule="absolute", kernel_memory=1024,
-                 warm_start=False, history_every=1):
+                 warm_start=False, trace_y=False, history_every=1):
         self.model = model
         self.C = C
         self.mu = mu
@@ -255,6 +259,7 @@ class NESVM(BaseSVMClassifier):
         self.stop_rule = stop_rule
         self.kernel_memory = kernel_memory
         self.warm_start = warm_start
+        self.trace_y = trace_y
         self.history_every = history_every
 
     # -- set-up -------------------------------------------------------------
@@ -355,7 +360,7 @@ class NESVM(BaseSVMClassifier):
                 theta[d] = 0.0
             if self.prox_center == "warm":
                 wstar[:] = theta
-        f, marg, coef, fy, my = (np.zeros(max(n, 1)) for _ in range(5))
+        f, coef, fy, my = (np.zeros(max(n, 1)) for _ in range(4))
         grad, ystep = np.zeros(p), np.zeros(p)
         every = 0 if self.history_every is None else int(self.history_every)
         callback = history.callback
@@ -377,7 +382,7 @@ class NESVM(BaseSVMClassifier):
                 (not linear) and self.model != "LP", theta, wstar, gsum, k, float(self.tol),
                 self.stop_rule == "relative", int(self.max_iter),
                 diverge_above,
-                f, marg, coef, grad, ystep, fy, my, callback, every, total, mu)
+                f, coef, grad, ystep, fy, my, bool(self.trace_y), callback, every, total, mu)
             total += steps
             if STATUS[status] != "converged":
                 break
