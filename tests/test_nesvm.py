@@ -276,7 +276,7 @@ def test_csvm_homotopy_reaches_the_exact_optimum(name):
     less than eps long before the optimum; tol = 1e-6 leaves 2e-4."""
     X, y = binary(name)
     F_ref = svc_primal(X, y, 1.0)
-    est = fitted(NESVM(homotopy=True, mu=0.01, prox_center="warm", tol=1e-6,
+    est = fitted(NESVM(homotopy=True, mu0=5.0, mu=0.01, prox_center="warm", tol=1e-6,
                        history_every=None), X, y)
     F = hinge_primal(est.coef_[0], X, y, 1.0, est.intercept_[0])
     assert est.n_stages_ == 500
@@ -288,7 +288,7 @@ def test_csvm_printed_homotopy_reaches_the_exact_optimum():
     too, at about 25 times the steps of the warm prox-centre."""
     X, y = binary("heart_scale")
     F_ref = svc_primal(X, y, 1.0)
-    est = fitted(NESVM(homotopy=True, mu=0.01, tol=1e-6, history_every=None), X, y)
+    est = fitted(NESVM(homotopy=True, mu0=5.0, mu=0.01, tol=1e-6, history_every=None), X, y)
     F = hinge_primal(est.coef_[0], X, y, 1.0, est.intercept_[0])
     assert F_ref <= F <= F_ref * (1 + 1e-3)
 
@@ -305,8 +305,8 @@ def test_lpsvm_reaches_linprog():
     A = np.hstack([-YX, YX, -y[:, None], y[:, None], -np.eye(n)])
     lp = linprog(cost, A_ub=A, b_ub=-np.ones(n), bounds=(0, None), method="highs")
     assert lp.status == 0
-    est = fitted(NESVM(model="LP", C=C, homotopy=True, mu=0.01, prox_center="warm", tol=1e-6,
-                       history_every=None), sp.csr_matrix(X), y)
+    est = fitted(NESVM(model="LP", C=C, homotopy=True, mu0=5.0, mu=0.01, prox_center="warm",
+                       tol=1e-6, history_every=None), sp.csr_matrix(X), y)
     F = nesvm_primal("LP", est.coef_[0], X, y, C, est.intercept_[0])
     assert lp.fun <= F + 1e-9 and F <= lp.fun * (1 + 1e-3)
 
@@ -349,8 +349,8 @@ def test_kernel_csvm_reaches_libsvm():
     beta = np.zeros(n)
     beta[ref.support_] = ref.dual_coef_.ravel()
     F_ref = kernel_hinge_primal(beta, K, y, 1.0, ref.intercept_[0])
-    est = fitted(NESVM(kernel="rbf", homotopy=True, mu=0.01, prox_center="warm", tol=1e-6,
-                       history_every=None), X, y)
+    est = fitted(NESVM(kernel="rbf", homotopy=True, mu0=5.0, mu=0.01, prox_center="warm",
+                       tol=1e-6, history_every=None), X, y)
     assert est._gamma == gamma and est.n_kernel_evals_ == n * n
     beta = np.zeros(n)
     beta[est.support_] = est.dual_coef_
@@ -367,7 +367,7 @@ def test_kernel_csvm_reaches_libsvm():
     (dict(C=-1.0), "C"),
     (dict(homotopy=True, mu0=1.0, mu=2.0), "mu0=1.0 below mu=2.0"),
     (dict(lipschitz="exact"), "lipschitz"),
-    (dict(homotopy=True, mu=1e-6), "about 5,000,000 stages"),
+    (dict(homotopy=True, mu0=5.0, mu=1e-6), "about 5,000,000 stages"),
     (dict(kernel="rbf", kernel_memory=0.01), r"60 x 60 .*kernel_memory=0.01 MB"),
 ])
 def test_bad_parameters_raise(params, match):
@@ -377,6 +377,7 @@ def test_bad_parameters_raise(params, match):
 
 
 def test_homotopy_stages_follow_eq44():
+    assert [m for m, _ in NESVM(homotopy=True)._stages()] == [50 / (t + 1) for t in range(10)]
     est = NESVM(homotopy=True, mu0=4.0, mu=1.5)
     assert [m for m, _ in est._stages()] == [4.0, 2.0, 1.5]
     est = NESVM(model="LP", homotopy=True, mu0=4.0, mu=1.0, mu_l1=0.5)

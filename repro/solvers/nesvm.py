@@ -166,8 +166,16 @@ class NESVM(BaseSVMClassifier):
     homotopy : bool, default=False
         Algorithm 2 from ``mu0`` down to ``mu``.
     mu0 : float or None, default=None
-        First smoothing parameter of the homotopy (None: 5.0, Section IV's mu);
-        must be at least ``mu``.
+        First smoothing parameter of the homotopy; must be at least ``mu``.
+        The paper gives none; None means ``10 * mu`` (ten stages of Eq. 44),
+        so that ``homotopy=True`` at Section IV's mu = 5 is a real continuation
+        (from 50) towards the same model as plain NESVM, not one stage
+        identical to it. Measured on a1a (C = 1): from 50 to 5, 1,348 steps
+        (warm prox-centre: 312) against plain NESVM's 198; to mu = 0.01 at
+        tol = 1e-6, from 0.1 (warm): 14,342 steps, gap 1.9e-4 to the exact
+        optimum, from 5 (warm, 500 stages): 56,667 steps, 1.9e-4, plain NESVM
+        at mu = 0.01: 5,579 steps, 6.4e-4. Continuation did not save steps
+        here; it reached a smaller gap before the stopping rule fired.
     kernel : {'linear', 'rbf'}, default='linear'
     gamma : float, 'scale', 'auto' or None, default=None
         RBF width in ``exp(-gamma ||x - z||^2)``. Section IV's kernel is
@@ -272,7 +280,7 @@ class NESVM(BaseSVMClassifier):
         mu_l1 = float(self.mu if self.mu_l1 is None else self.mu_l1)
         if not self.homotopy:
             return [(mu, mu_l1)]
-        mu0 = 5.0 if self.mu0 is None else float(self.mu0)
+        mu0 = 10.0 * mu if self.mu0 is None else float(self.mu0)
         if mu0 < mu:
             raise ValueError(f"NESVM: homotopy goes from mu0 down to mu; got mu0={mu0!r} below "
                              f"mu={mu!r}")
