@@ -145,8 +145,9 @@ cdef double _smoothed_objective(Rows* X, const double* y, const double* xinf, in
 
 def _trace(tuple x, const double[::1] y, const double[::1] xinf, int model, double C,
            double mu, double mu_l1, bint printed, bint intercept, bint kernel_penalty,
-           const double[::1] theta, const double[::1] f, const double[::1] ystep, double[::1] fy, double[::1] my, double fmu,
-           double hinge_sum, double mu_report, bint have_y):
+           const double[::1] theta, const double[::1] f, const double[::1] ystep,
+           double[::1] fy, double[::1] my, double fmu, double hinge_sum, double mu_report,
+           bint have_y):
     """One report of the trace, (F_mu(w^k), F(w^k), mu, F_mu(y^{k-1})), built by
     the History only for the reports it keeps and outside its timing. The
     buffers hold the iterate of the report when it is evaluated (at once, or

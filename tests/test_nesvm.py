@@ -127,7 +127,8 @@ def test_printed_threshold_breaks_theorem1_when_the_norm_is_not_one():
     but not otherwise: with ||X_i||_inf = 0.1 its quadratic piece exceeds the
     hinge (the ambiguity the option ``hinge_threshold`` exposes)."""
     m = np.linspace(-6, 2, 801)
-    assert np.array_equal(smoothed_hinge(m, 1.0, 5.0, "printed"), smoothed_hinge(m, 1.0, 5.0, "eq6"))
+    assert np.array_equal(smoothed_hinge(m, 1.0, 5.0, "printed"),
+                          smoothed_hinge(m, 1.0, 5.0, "eq6"))
     h_mu = smoothed_hinge(0.0, 0.1, 2.0, "printed")  # r = 1 inside [1 - mu, 1]: 1/(2*2*0.1)
     assert h_mu == pytest.approx(2.5) and h_mu > 1.0
 
@@ -142,7 +143,8 @@ def test_printed_threshold_can_cycle_where_the_norms_are_not_one():
     with pytest.warns(ConvergenceWarning, match="discontinuous.*hinge_threshold='eq6'"):
         printed = NESVM(**kw).fit(X, y)
     tail = printed.history_["objective"][-9:]
-    assert np.allclose(tail[:3], tail[3:6], rtol=1e-9) and np.allclose(tail[:3], tail[6:], rtol=1e-9)
+    assert np.allclose(tail[:3], tail[3:6], rtol=1e-9)
+    assert np.allclose(tail[:3], tail[6:], rtol=1e-9)
     assert np.ptp(tail) > 1e3 * printed.tol
     smooth = fitted(NESVM(hinge_threshold="eq6", **kw), X, y)
     assert smooth.n_iter_ < 300
@@ -210,7 +212,8 @@ def test_history_reports_smoothed_and_unsmoothed_objectives():
     for model in ["C", "LP", "LS"]:
         est = fitted(NESVM(model=model, mu=0.5, lipschitz="power", history_every=3), X, y)
         h = est.history_
-        assert set(h) == {"problem", "iteration", "time", "objective", "primal", "mu", "objective_y"}
+        assert set(h) == {"problem", "iteration", "time", "objective", "primal", "mu",
+                          "objective_y"}
         assert h["iteration"][0] == 3 and h["iteration"][-1] == est.n_iter_
         assert np.all(np.diff(h["iteration"]) > 0) and np.all(np.diff(h["time"]) >= 0)
         assert np.all(h["iteration"][:-1] % 3 == 0)
@@ -234,7 +237,8 @@ def test_objective_y_and_theorem4(model):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         est = NESVM(tol=1e-300, max_iter=60, trace_y=True, **kw).fit(X, y)
-        assert np.all(np.isnan(NESVM(tol=1e-300, max_iter=5, **kw).fit(X, y).history_["objective_y"]))
+        plain = NESVM(tol=1e-300, max_iter=5, **kw).fit(X, y)
+        assert np.all(np.isnan(plain.history_["objective_y"]))
     L = est.lipschitz_[0]
     _, y_last = reference_nesvm(X, y, model, 1.0, 0.5, L, 60, return_y=True)
     assert est.history_["objective_y"][-1] == pytest.approx(
@@ -415,7 +419,7 @@ def test_warm_start_starts_from_the_previous_solution():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         one = NESVM(C=2.0, max_iter=1, warm_start=True, prox_center="warm", **kw)
-        one.coef_, one.intercept_, one.problems_ = cold.coef_.copy(), cold.intercept_.copy(), [(0, 1)]
+        one.coef_, one.intercept_ = cold.coef_.copy(), cold.intercept_.copy()
         one.fit(X, y)
     assert np.linalg.norm(one.coef_ - cold.coef_) < 0.1 * np.linalg.norm(cold.coef_)
 

@@ -427,8 +427,8 @@ class NESVM(BaseSVMClassifier):
         a = xinf[xinf > 0]
         if self.model == "LS" or self.hinge_threshold != "printed" or np.all(a == 1.0):
             return ""
-        return (f"; ||X_i||_inf ranges over [{a.min():.3g}, {a.max():.3g}], where Eq. 10 as printed "
-                f"is discontinuous and the iterates can cycle: hinge_threshold='eq6' is the smooth "
+        return (f"; ||X_i||_inf ranges over [{a.min():.3g}, {a.max():.3g}], where Eq. 10 as "
+                f"printed is discontinuous and the iterates can cycle: hinge_threshold='eq6' is the smooth "
                 f"reading (or scale the features into [-1, 1])")
 
     def _start_value(self, y, xinf, mu, mu_l1):
