@@ -192,8 +192,9 @@ class NESVM(BaseSVMClassifier):
     homotopy_restart : bool, default=True
     stop_rule : {'absolute', 'relative'}, default='absolute'
     kernel_memory : float, default=1024
-        MB allowed for one problem's n x n kernel matrix; beyond it the fit is
-        refused up front with the size it would need.
+        MB allowed for one problem's n x n kernel matrix (1024 MB: up to n =
+        11,585 rows per binary problem); beyond it the fit is refused up front,
+        before any kernel value, with the size it would need.
     warm_start : bool, default=False
         kernel='linear': start from the previous fit's ``coef_`` and
         ``intercept_`` (w^0 of Algorithm 1) when it has the same features and
