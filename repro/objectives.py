@@ -22,8 +22,9 @@ ldm_dual               1/2 b'Hb + (lambda2/m He - e)'b, H = Y G Q^-1 G Y (Eq. 12
                        Q^-1 G Y taken as (I + c M G)^-1 Y (never Q^-1 itself)
 =====================  ==========================================================
 
-NESVM's smoothed objectives (nesvm.txt Eq. 10, 28) join this module with the
-NESVM solver.
+NESVM (nesvm.txt): smoothed_hinge (Eq. 10), smoothed_l1 (Eq. 28), and the
+primal objectives of its C-SVM, LP-SVM and LS-SVM, smoothed (F_mu) or not (F):
+see the NESVM section at the end.
 """
 from __future__ import annotations
 
@@ -140,3 +141,79 @@ def ldm_alpha_from_beta(beta, G, y, lambda1, lambda2):
     """The expansion coefficients alpha = Q^-1 G Y (lambda2/m e + beta) (after Eq. 12)."""
     _, A = ldm_dual_matrix(G, y, lambda1)
     return A @ (lambda2 / len(beta) + np.asarray(beta, dtype=float))
+
+
+# ---------------------------------------------------------------------------
+# NESVM (nesvm.txt): smoothed hinge, smoothed l1 norm, F_mu and F of its models
+# ---------------------------------------------------------------------------
+
+def _row_inf_norms(X, intercept):
+    """||X_i||_inf of the rows of X, of [X, e] with an intercept (Eq. 37)."""
+    if sp.issparse(X):
+        norms = np.asarray(abs(X).max(axis=1).todense()).ravel() if X.shape[1] else \
+            np.zeros(X.shape[0])
+    else:
+        norms = np.abs(np.asarray(X, dtype=float)).max(axis=1, initial=0.0)
+    return np.maximum(norms, 1.0) if intercept else norms
+
+
+def smoothed_hinge(margin, row_inf_norm, mu, threshold="printed"):
+    """NESVM's smoothed hinge h_mu at margins y_i X_i w, elementwise.
+
+    ``threshold='printed'``: Eq. 10 as printed, 0 above margin 1, the linear
+    piece ``(1 - m) - mu/2 ||X_i||_inf`` below ``1 - mu``, else
+    ``(1 - m)^2 / (2 mu ||X_i||_inf)``. ``'eq6'``: the maximum of Eq. 5 itself,
+    whose linear piece starts at ``1 - mu ||X_i||_inf`` (Eq. 6). A zero row
+    (||X_i||_inf = 0) has the hinge's value max(0, 1 - m) (Eq. 5 with d_1 = 0).
+    """
+    if threshold not in ("printed", "eq6"):
+        raise ValueError(f"threshold must be 'printed' or 'eq6'; got {threshold!r}")
+    m = np.asarray(margin, dtype=float)
+    a = np.broadcast_to(np.asarray(row_inf_norm, dtype=float), m.shape)
+    r = 1.0 - m
+    t = mu * a
+    linear = (m < 1.0 - mu) if threshold == "printed" else (r >= t)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        quad = 0.5 * r * r / t
+    out = np.where(linear, r - 0.5 * t, quad)
+    out = np.where(a == 0.0, np.maximum(r, 0.0), out)
+    return np.where(r <= 0.0, 0.0, out)
+
+
+def smoothed_l1(w, mu):
+    """NESVM's smoothed l1 norm l_mu (Eq. 28), elementwise: |w| - mu/2 beyond
+    |w| > mu, w^2 / (2 mu) inside."""
+    w = np.asarray(w, dtype=float)
+    return np.where(np.abs(w) > mu, np.abs(w) - 0.5 * mu, 0.5 * w * w / mu)
+
+
+def _nesvm_parts(model, w, X, y, intercept):
+    if model not in ("C", "LP", "LS"):
+        raise ValueError(f"model must be 'C', 'LP' or 'LS'; got {model!r}")
+    w = np.asarray(w, dtype=float).ravel()
+    return w, _margins(X, y, w, intercept)
+
+
+def nesvm_primal(model, w, X, y, C, intercept=0.0):
+    """F, the unsmoothed primal of NESVM's models (the bias never penalised):
+    'C' 1/2 ||w||^2 + C sum hinge (Eq. 45-46), 'LP' ||w||_1 + C sum hinge
+    (Eq. 49-50), 'LS' 1/2 ||w||^2 + C sum (1 - y_i (x_i'w + b))^2 (Eq. 53-54)."""
+    w, m = _nesvm_parts(model, w, X, y, intercept)
+    if model == "LS":
+        return 0.5 * w @ w + C * np.sum((1.0 - m) ** 2)
+    reg = np.abs(w).sum() if model == "LP" else 0.5 * w @ w
+    return reg + C * np.maximum(0.0, 1.0 - m).sum()
+
+
+def nesvm_smoothed_primal(model, w, X, y, C, mu, intercept=0.0, mu_l1=None,
+                          threshold="printed", fit_intercept=True):
+    """F_mu, the smoothed primal NESVM minimises: the hinge replaced by
+    ``smoothed_hinge`` with ||X_i||_inf of [X, e] when ``fit_intercept`` (Eq.
+    37), and for 'LP' the l1 norm by ``smoothed_l1`` with ``mu_l1`` (None: mu).
+    'LS' has nothing to smooth (F_mu = F)."""
+    w, m = _nesvm_parts(model, w, X, y, intercept)
+    if model == "LS":
+        return nesvm_primal(model, w, X, y, C, intercept)
+    loss = smoothed_hinge(m, _row_inf_norms(X, fit_intercept), mu, threshold).sum()
+    reg = smoothed_l1(w, mu if mu_l1 is None else mu_l1).sum() if model == "LP" else 0.5 * w @ w
+    return reg + C * loss

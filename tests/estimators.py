@@ -7,7 +7,7 @@ the reason (investigated one by one, never a blanket skip). Both
 bad-input matrix of ``tests/test_base.py`` read it, so a new solver joins both
 with one line here.
 """
-from repro.solvers import GSSVM, LDM, LSVM, SMO, HardMarginSVM, LinearSVM, Pegasos
+from repro.solvers import GSSVM, LDM, LSVM, NESVM, SMO, HardMarginSVM, LinearSVM, Pegasos
 from repro.solvers import ASGDSVM, KMOMD, MAMC, SVM, BiasFreeSVM
 
 REGISTRY = [
@@ -28,11 +28,15 @@ REGISTRY = [
     (GSSVM(), {}),
     (GSSVM(kernel="linear"), {}),
     (GSSVM(kernel="poly", gamma=0.5, coef0=1.0), {}),
-    (Pegasos(random_state=0), {}),
+    (Pegasos(random_state=0), {}),  # a fixed seed: the input-matrix tests compare two fits
     *[(e, {}) for e in (LDM(), LDM(kernel="rbf"), LDM(solver="asgd", random_state=0),
                         BiasFreeSVM(), ASGDSVM(random_state=0), SVM(), SVM(kernel="rbf"),
                         SVM(kernel="rbf", fit_intercept=False), MAMC(), MAMC(kernel="rbf"),
-                        KMOMD())],  # a fixed seed: the input-matrix tests compare two fits
+                        KMOMD())],
+    (NESVM(), {}),
+    (NESVM(model="LP", kernel="rbf"), {}),
+    # LS-SVM with Eq. 56's printed constant diverges (tests/test_nesvm.py): 'power'
+    (NESVM(model="LS", lipschitz="power", homotopy=True, mu=1.0), {}),
     (GSSVM(max_steps=3), {
         "check_classifiers_train": (
             "asserts training accuracy > 0.83; with max_steps=3 each problem keeps "

@@ -126,7 +126,7 @@ def _fit_nesvm(X, y, C, homotopy):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)  # recorded: n_iter, converged
-        est = NESVM(model="C", C=C, homotopy=homotopy, tol=TOL).fit(X, y)
+        est = NESVM(model="C", C=C, homotopy=homotopy, tol=TOL, history_every=None).fit(X, y)
     return est.coef_.ravel().copy(), float(est.intercept_[0]), int(np.sum(est.n_iter_))
 
 
@@ -338,7 +338,7 @@ def _fit_kernel(method, X, y, C, gamma):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         if method == "NESVM":
-            return NESVM(model="C", C=C, kernel="rbf", gamma=gamma, tol=TOL).fit(X, y)
+            return NESVM(model="C", C=C, kernel="rbf", gamma=gamma, tol=TOL, history_every=None).fit(X, y)
         if method == "SMO":
             return SMO(C=C, kernel="rbf", gamma=gamma, tol=TOL).fit(X, y)
     if method == "LIBSVM":

@@ -21,6 +21,19 @@ from .base import dense_product
 
 # Kernel values held at once when predicting (8 MB x 8 bytes = 64 MB).
 _CHUNK_VALUES = 8_000_000
+_MB = 1 << 20
+
+
+def check_matrix_memory(solver, size, what, kernel_memory, fix):
+    """Refuse up front a dense size x size float64 matrix beyond ``kernel_memory``
+    (MB), naming the size it would need: ``solver`` says who holds it (e.g.
+    "LSVM forms and factors"), ``what`` which matrix, ``fix`` what to do instead."""
+    need = 8.0 * size * size
+    if need > kernel_memory * _MB:
+        raise ValueError(
+            f"{solver} the {size} x {size} matrix {what}: {need / _MB:,.1f} MB "
+            f"(8 * {size}^2 bytes), above kernel_memory={kernel_memory} MB; raise kernel_memory "
+            f"if the memory is there, or {fix}")
 
 KERNEL_PARAMETER_CONSTRAINTS = {
     "kernel": [StrOptions({"linear", "rbf", "poly", "precomputed"})],

@@ -68,6 +68,12 @@ problems one after the other:
   time spent in the trace itself (evaluating objectives for it, bookkeeping);
 * ``objective`` (float): the solver's objective at that iterate (the quantity
   it minimises; its docstring says which).
+
+A solver that reports more per iteration names the extra columns in the class
+attribute ``_history_columns`` (e.g. NESVM: the unsmoothed primal beside the
+smoothed one it minimises) and reports ``(objective, extra_1, ...)`` (a tuple,
+or a callable returning one) in that order; ``history_`` then holds one more
+float array per name.
 """
 from itertools import combinations
 from numbers import Integral, Real
@@ -216,18 +222,23 @@ class History:
     def _keep(self, iteration, elapsed, objective):
         if callable(objective):
             objective = objective()
-        self.rows.append((iteration, elapsed, float(objective)))
+        values = objective if isinstance(objective, tuple) else (objective,)
+        self.rows.append((iteration, elapsed, *map(float, values)))
 
 
-def _empty_history():
+def _empty_history(columns=()):
     return {"problem": np.zeros(0, dtype=int), "iteration": np.zeros(0, dtype=int),
-            "time": np.zeros(0), "objective": np.zeros(0)}
+            "time": np.zeros(0), "objective": np.zeros(0),
+            **{name: np.zeros(0) for name in columns}}
 
 
 class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
     """Base class; see the module docstring for the subclass contract."""
 
     _parameter_constraints: dict = {}
+
+    # names of the extra per-iteration values a solver reports (see "Trace")
+    _history_columns = ()
 
     # False for a solver whose iteration cap is a model parameter rather than a
     # safeguard (GS-SVM's max_steps is its capacity control): converged_ and
@@ -319,9 +330,10 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
                 "iteration": trace[:, 1].astype(int),
                 "time": trace[:, 2],
                 "objective": trace[:, 3],
+                **{name: trace[:, 4 + j] for j, name in enumerate(self._history_columns)},
             }
         else:
-            self.history_ = _empty_history()
+            self.history_ = _empty_history(self._history_columns)
         n_iter = np.array([r["n_iter"] for r in results], dtype=int)
         self.n_iter_ = int(n_iter[0]) if len(n_iter) == 1 else n_iter
         self._set_convergence(results)

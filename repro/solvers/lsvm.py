@@ -46,12 +46,10 @@ from sklearn.utils._param_validation import Interval, StrOptions
 # the compiled primitive behind repro.kernels.kernel_matrix (the same values; that
 # module imports repro.solvers, so importing it here would be circular)
 from .._kernels.kernels import kernel_matrix
-from ._kernel_model import KernelExpansionMixin, resolve_gamma
+from ._kernel_model import KernelExpansionMixin, check_matrix_memory, resolve_gamma
 from ._linear_model import LinearModelMixin
 from ._validation import as_rows_input
 from .base import BaseSVMClassifier, shared_constraints
-
-_MB = 1 << 20
 
 
 def _alpha_for(alpha, nu):
@@ -69,12 +67,7 @@ def _alpha_for(alpha, nu):
 
 def _check_memory(size, what, kernel_memory, fix):
     """Refuse up front a dense size x size matrix beyond kernel_memory (MB)."""
-    need = 8.0 * size * size
-    if need > kernel_memory * _MB:
-        raise ValueError(
-            f"LSVM forms and factors the {size} x {size} matrix {what}: {need / _MB:,.1f} MB "
-            f"(8 * {size}^2 bytes), above kernel_memory={kernel_memory} MB; raise kernel_memory "
-            f"if the memory is there, or {fix}")
+    check_matrix_memory("LSVM forms and factors", size, what, kernel_memory, fix)
 
 
 def _iterate(solve_into, m, nu, alpha, tol, max_iter, history=None, callback=None):

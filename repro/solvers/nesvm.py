@@ -1,0 +1,470 @@
+"""NESVM (Zhou, Tao and Wu; nesvm.txt): Nesterov's method on smoothed primal SVMs.
+
+The Cython kernel (pyx/nesvm.pyx) runs Algorithm 1 for one smoothing
+parameter; this module prepares what it reads (row norms, the Lipschitz
+constant, the kernel matrix, the buffers) and runs Algorithm 2's stages.
+"""
+from numbers import Integral, Real
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.linalg import LinearOperator, eigsh
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from .._kernels.kernels import kernel_matrix
+from .._kernels.nesvm import MODELS, STATUS, THRESHOLDS, nesvm_run, smoothed_hinge_values
+from ._kernel_model import KernelExpansionMixin, check_matrix_memory, resolve_gamma
+from ._linear_model import LinearModelMixin
+from ._validation import as_rows_input, kernel_params
+from .base import BaseSVMClassifier, shared_constraints
+
+# Power iteration (Lanczos) returns a Ritz value just below the largest
+# eigenvalue; this relative margin keeps 1/L a safe step.
+_POWER_MARGIN = 1e-6
+# Up to this many variables the p x p matrix of the bound is formed and its
+# spectrum computed exactly (p^3 / 3 flops, ~0.05 s at 500); above, Lanczos on
+# products (a kernel model has p = n + 1).
+_DENSE_EIG_MAX = 500
+# F_mu beyond this multiple of its starting value (plus one) means the steps
+# 1/L are too long (a constant below the true Lipschitz constant): the run stops
+# and says so instead of overflowing.
+_DIVERGE_FACTOR = 1e8
+# Homotopy stages refused beyond this (Eq. 44 needs mu0 / mu of them).
+_MAX_STAGES = 100_000
+
+
+def row_inf_norms(X, intercept):
+    """||X_i||_inf of every row, of [X, e] when ``intercept`` (Eq. 37: the
+    appended 1 enters the norm, so no row's norm is below 1 then)."""
+    if sp.issparse(X):
+        norms = np.asarray(abs(X).max(axis=1).todense()).ravel() if X.shape[1] else \
+            np.zeros(X.shape[0])
+    else:
+        norms = np.abs(X).max(axis=1, initial=0.0)
+    return np.maximum(norms, 1.0) if intercept else norms
+
+
+def _loss_operator(X, weights, intercept):
+    """The symmetric operator v -> [X, e]' diag(weights) [X, e] v (without the
+    column e when there is no intercept), for the Lipschitz constant."""
+    n, d = X.shape
+    p = d + 1 if intercept else d
+
+    def matvec(v):
+        v = np.ravel(v)
+        t = np.asarray(X @ v[:d]).ravel() + (v[d] if intercept else 0.0)
+        t *= weights
+        out = np.asarray(X.T @ t).ravel()
+        return np.append(out, t.sum()) if intercept else out
+
+    return LinearOperator((p, p), matvec=matvec, dtype=float), p
+
+
+def largest_eigenvalue(X, weights, intercept):
+    """Largest eigenvalue of [X, e]' diag(weights) [X, e] (weights >= 0): from
+    the p x p matrix itself (formed by a sparse or dense product, X never
+    densified) for up to _DENSE_EIG_MAX variables, else by Lanczos on products;
+    plus a relative margin."""
+    op, p = _loss_operator(X, weights, intercept)
+    if p == 0:
+        return 0.0
+    if p <= _DENSE_EIG_MAX:
+        if sp.issparse(X):
+            WX = sp.diags(weights) @ X
+            G = (X.T @ WX).toarray()
+            col = np.asarray(WX.sum(axis=0)).ravel()
+        else:
+            WX = weights[:, None] * X
+            G = X.T @ WX
+            col = WX.sum(axis=0)
+        if intercept:
+            G = np.block([[G, col[:, None]], [col[None, :], np.array([[weights.sum()]])]])
+        top = float(np.linalg.eigvalsh(G)[-1])
+    else:
+        top = float(eigsh(op, k=1, which="LA", tol=1e-10, v0=np.ones(p),
+                          return_eigenvectors=False)[0])
+    return max(top, 0.0) * (1.0 + _POWER_MARGIN)
+
+
+class NESVM(BaseSVMClassifier):
+    """NESVM: Nesterov's optimal gradient method on smoothed primal SVMs.
+
+    Minimises the smoothed primal ``F_mu(w) = R(w) + C L_mu(w)`` (Eq. 3; the
+    objectives are ``repro.objectives.nesvm_smoothed_primal`` and, unsmoothed,
+    ``nesvm_primal``) of one of three models:
+
+    * ``model='C'``: C-SVM, ``R = 1/2 ||w||^2`` with the smoothed hinge (Eq.
+      45-48);
+    * ``model='LP'``: LP-SVM, ``R = ||w||_1`` smoothed too (Eq. 22-32, its own
+      parameter ``mu_l1``, the paper's mu of Eq. 52, whose hinge parameter nu is
+      our ``mu``), with the smoothed hinge (Eq. 49-52);
+    * ``model='LS'``: LS-SVM, ``R = 1/2 ||w||^2``, loss ``sum (1 - y_i X_i w)^2``
+      (Eq. 53-56; nothing to smooth).
+
+    The smoothed hinge is Eq. 5-6 with the prox-function weighted by
+    ``||X_i||_inf`` (Eq. 10), its gradient Eq. 15-16; Nesterov's steps are
+    Eq. 33-35 as printed (y^k, z^k with the weighted sum of past gradients,
+    ``w^{k+1} = 2/(k+3) z^k + (k+1)/(k+3) y^k``) from ``w^0 = 0`` with the
+    prox-centre ``w* = 0`` (Section IV), and the run stops when
+    ``|F_mu(w^{k+1}) - F_mu(w^k)| < tol`` (Algorithm 1; ``tol = 1e-3`` and
+    ``mu = 5`` are Section IV's values). The bias is Eq. 37: a constant
+    feature 1 appended to every row, not penalised (``fit_intercept``). One
+    iteration is two matrix-vector products (X w and X'u) on dense or CSR data,
+    never densified.
+
+    Where the paper is ambiguous, the printed reading is the default and the
+    other one an option (nesvm notes in shared/notes/papers.md):
+
+    * ``hinge_threshold``: Eq. 10 prints the linear piece below the margin
+      ``1 - mu``; the maximiser of Eq. 5 (Eq. 6) switches at ``1 - mu
+      ||X_i||_inf``. With an intercept and features in [-1, 1] every
+      ``||X_i||_inf`` is 1 and both are the same function.
+    * ``lipschitz``: 'printed' takes Eq. 48 / 52 / 56 (C-SVM: ``1 + C n / mu
+      max_i ||X_i||_2^2 / ||X_i||_inf``, the loose ``n max`` form of Eq. 21);
+      'power' the largest eigenvalue of the loss Hessian's bound, ``C / mu
+      X' diag(1 / ||X_i||_inf) X`` (LS-SVM: ``2C X'X``), plus the regulariser's
+      constant (1, or 1/mu_l1 for LP-SVM). **Eq. 56 is not a Lipschitz
+      constant**: ``1 + 2C max_i ||X_i||^2`` misses the sum over rows (the
+      largest eigenvalue of ``X'X``), so on real data the printed LS-SVM steps
+      are too long and the iterates diverge: the run stops, warns and names
+      ``lipschitz='power'``.
+    * ``homotopy`` (Algorithm 2): stages ``mu_t = mu0 / (t + 1)`` (Eq. 44) for
+      t = 0, 1, ... while ``mu_t > mu``, then a last stage at ``mu`` itself;
+      each stage starts from the previous solution and recomputes L for its
+      mu. LP-SVM's ``mu_l1`` follows ``mu_l1 * mu0 / ((t + 1) mu)`` (Eq. 44 with
+      its own initial value, the same ratio). ``prox_center='zero'`` keeps the
+      printed ``w* = 0`` in every stage; ``'warm'`` moves it to the stage's
+      warm start. ``homotopy_restart=True`` (the reading "apply NESVM") restarts
+      k and the gradient sum of Eq. 34 at every stage; False carries them on.
+      Every stage uses the same ``tol``.
+    * ``stop_rule``: 'absolute' is Algorithm 1's ``|change| < tol``; since
+      F_mu grows with C n, 'relative' stops at ``|change| < tol |F_mu|``.
+
+    Kernels (end of Sec. II-C): X replaced by ``K(X, X) Y`` and the penalty by
+    a quadratic form in K. We take the coefficients ``beta = Y w`` so that
+    ``f(x) = sum_j beta_j k(x_j, x) + b`` with the penalty ``1/2 beta'K beta``
+    (the SVM's RKHS norm; the printed ``w'Kw`` in the variables w of ``KY``
+    would be ``beta'YKY beta``, which is not the SVM penalty). Y is orthogonal,
+    so Nesterov's iterates are the same in either variable. The Lipschitz
+    constant's regulariser term is then the largest eigenvalue of K, not 1:
+    'printed' bounds it by K's largest absolute row sum, 'power' computes it.
+    The kernel matrix is formed once per binary problem (``n_kernel_evals_``:
+    n^2 each) within ``kernel_memory``.
+
+    Parameters
+    ----------
+    model : {'C', 'LP', 'LS'}, default='C'
+    C : float, default=1.0
+        Weight of the loss (Eq. 3).
+    mu : float, default=5.0
+        Smoothing parameter of the hinge (Eq. 5; LP-SVM's nu). With
+        ``homotopy`` the target mu* of Algorithm 2.
+    mu_l1 : float or None, default=None
+        LP-SVM: smoothing parameter of the l1 norm (Eq. 23); None: ``mu``.
+    tol : float, default=1e-3
+        eps of Algorithm 1 (see ``stop_rule``).
+    homotopy : bool, default=False
+        Algorithm 2 from ``mu0`` down to ``mu``.
+    mu0 : float or None, default=None
+        First smoothing parameter of the homotopy; must be at least ``mu``.
+        The paper gives none; None means ``10 * mu`` (ten stages of Eq. 44),
+        so that ``homotopy=True`` at Section IV's mu = 5 is a real continuation
+        (from 50) towards the same model as plain NESVM, not one stage
+        identical to it. Measured on a1a (C = 1): from 50 to 5, 1,348 steps
+        (warm prox-centre: 312) against plain NESVM's 198; to mu = 0.01 at
+        tol = 1e-6, from 0.1 (warm): 14,342 steps, gap 1.9e-4 to the exact
+        optimum, from 5 (warm, 500 stages): 56,667 steps, 1.9e-4, plain NESVM
+        at mu = 0.01: 5,579 steps, 6.4e-4. Continuation did not save steps
+        here; it reached a smaller gap before the stopping rule fired.
+    kernel : {'linear', 'rbf'}, default='linear'
+    gamma : float, 'scale', 'auto' or None, default=None
+        RBF width in ``exp(-gamma ||x - z||^2)``. Section IV's kernel is
+        ``exp(-||x_i - x_j||^2 / p)`` with p the number of features, i.e.
+        ``gamma = 1/p``, scikit-learn's 'auto'; None means 'auto'.
+    fit_intercept : bool, default=True
+        Append the constant feature of Eq. 37.
+    max_iter : int, default=100_000
+        Cap on the Nesterov steps of one run of Algorithm 1 (of each homotopy
+        stage).
+    hinge_threshold : {'printed', 'eq6'}, default='printed'
+    lipschitz : {'printed', 'power'}, default='printed'
+    prox_center : {'zero', 'warm'}, default='zero'
+    homotopy_restart : bool, default=True
+    stop_rule : {'absolute', 'relative'}, default='absolute'
+    kernel_memory : float, default=1024
+        MB allowed for one problem's n x n kernel matrix (1024 MB: up to n =
+        11,585 rows per binary problem); beyond it the fit is refused up front,
+        before any kernel value, with the size it would need.
+    warm_start : bool, default=False
+        kernel='linear': start from the previous fit's ``coef_`` and
+        ``intercept_`` (w^0 of Algorithm 1) when it has the same features and
+        problems (e.g. along a grid of C); the prox-centre is 0 or this start
+        as ``prox_center`` says. Otherwise (first fit, other shapes) w^0 = 0.
+    history_every : int or None, default=1
+        Stride of ``history_`` in Nesterov steps (counted over all stages).
+        ``objective`` is F_mu(w^k) at the stage's mu, ``primal`` the unsmoothed
+        F(w^k) (hinge, and the l1 norm for LP-SVM), ``mu`` the stage's mu, and
+        ``objective_y`` F_mu(y^{k-1}) when ``trace_y`` (else NaN). The loss
+        sums come with each step's margins, so a kept report costs O(d) (a
+        Python call; within timing noise on a9a at stride 1), plus one product
+        with ``trace_y``, outside ``time`` but inside the fit's wall time.
+    trace_y : bool, default=False
+        Also trace F_mu(y^{k-1}) (Theorem 4 bounds F_mu(y^k); NaN at a stage's
+        first step): one more matrix-vector product per kept report.
+
+    Attributes
+    ----------
+    coef_, intercept_ : linear kernel (see ``LinearModelMixin``).
+    support_, dual_coef_ (beta), support_vectors_, n_kernel_evals_ : 'rbf'.
+    lipschitz_ : list of float
+        The constant L of the last stage of each problem.
+    n_stages_ : int
+        Homotopy stages of the last problem (1 without homotopy).
+    n_iter_, converged_, n_unconverged_problems_, history_ : see the base.
+    """
+
+    _history_columns = ("primal", "mu", "objective_y")
+
+    _parameter_constraints = {
+        **shared_constraints("C", "tol", "max_iter", "history_every"),
+        "model": [StrOptions(set(MODELS))],
+        "mu": [Interval(Real, 0, None, closed="neither")],
+        "mu_l1": [Interval(Real, 0, None, closed="neither"), None],
+        "homotopy": ["boolean"],
+        "mu0": [Interval(Real, 0, None, closed="neither"), None],
+        "kernel": [StrOptions({"linear", "rbf"})],
+        "gamma": [StrOptions({"scale", "auto"}), Interval(Real, 0, None, closed="neither"), None],
+        "fit_intercept": ["boolean"],
+        "hinge_threshold": [StrOptions(set(THRESHOLDS))],
+        "lipschitz": [StrOptions({"printed", "power"})],
+        "prox_center": [StrOptions({"zero", "warm"})],
+        "homotopy_restart": ["boolean"],
+        "stop_rule": [StrOptions({"absolute", "relative"})],
+        "kernel_memory": [Interval(Real, 0, None, closed="neither")],
+        "warm_start": ["boolean"],
+        "trace_y": ["boolean"],
+    }
+
+    def __init__(self, model="C", C=1.0, mu=5.0, mu_l1=None, tol=1e-3, homotopy=False, mu0=None,
+                 kernel="linear", gamma=None, fit_intercept=True, max_iter=100_000,
+                 hinge_threshold="printed", lipschitz="printed", prox_center="zero",
+                 homotopy_restart=True, stop_rule="absolute", kernel_memory=1024,
+                 warm_start=False, trace_y=False, history_every=1):
+        self.model = model
+        self.C = C
+        self.mu = mu
+        self.mu_l1 = mu_l1
+        self.tol = tol
+        self.homotopy = homotopy
+        self.mu0 = mu0
+        self.kernel = kernel
+        self.gamma = gamma
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.hinge_threshold = hinge_threshold
+        self.lipschitz = lipschitz
+        self.prox_center = prox_center
+        self.homotopy_restart = homotopy_restart
+        self.stop_rule = stop_rule
+        self.kernel_memory = kernel_memory
+        self.warm_start = warm_start
+        self.trace_y = trace_y
+        self.history_every = history_every
+
+    # -- set-up -------------------------------------------------------------
+    def _linear(self):
+        return self.kernel == "linear"
+
+    def _stages(self):
+        """The (mu, mu_l1) of every run of Algorithm 1 (Eq. 44, see the docstring)."""
+        mu = float(self.mu)
+        mu_l1 = float(self.mu if self.mu_l1 is None else self.mu_l1)
+        if not self.homotopy:
+            return [(mu, mu_l1)]
+        mu0 = 10.0 * mu if self.mu0 is None else float(self.mu0)
+        if mu0 < mu:
+            raise ValueError(f"NESVM: homotopy goes from mu0 down to mu; got mu0={mu0!r} below "
+                             f"mu={mu!r}")
+        # Eq. 44 decreases mu harmonically: about mu0 / mu stages
+        if mu0 / mu > _MAX_STAGES:
+            raise ValueError(f"NESVM: homotopy from mu0={mu0!r} to mu={mu!r} takes about "
+                             f"{mu0 / mu:,.0f} stages of Eq. 44 (mu0 / (t + 1)), more than "
+                             f"{_MAX_STAGES:,}; raise mu or lower mu0")
+        stages, t = [], 0
+        while mu0 / (t + 1) > mu:
+            stages.append(mu0 / (t + 1))
+            t += 1
+        stages.append(mu)
+        return [(m, mu_l1 * m / mu) for m in stages]
+
+    def _prepare_fit(self, X):
+        self._stages()  # refuse mu0 < mu before any work
+        # the previous solution of every problem, handed out in problem order
+        self._starts = []
+        if (self.warm_start and self._linear() and hasattr(self, "coef_")
+                and self.coef_.shape == (len(self.problems_), X.shape[1])):
+            self._starts = list(np.c_[self.coef_, self.intercept_])
+        if not self._linear():
+            self._gamma = resolve_gamma("auto" if self.gamma is None else self.gamma, X,
+                                        self.kernel)
+
+    def _curvature(self, A, xinf):
+        """The data's part of the Lipschitz constant, computed once per problem
+        (the stages only rescale it): 'printed', ``n max_i ||X_i||^2 /
+        ||X_i||_inf`` (Eq. 48, 52; LS-SVM: ``max_i ||X_i||^2``, Eq. 56); 'power',
+        the largest eigenvalue of ``X' diag(1/||X_i||_inf) X`` (LS-SVM: ``X'X``),
+        X with the column e of Eq. 37 when there is an intercept."""
+        intercept = self.fit_intercept
+        nz = xinf > 0  # a zero row has a constant loss: no curvature
+        if self.lipschitz == "printed":
+            sq = np.asarray(A.multiply(A).sum(axis=1)).ravel() if sp.issparse(A) else \
+                np.einsum("ij,ij->i", A, A)
+            if intercept:
+                sq = sq + 1.0
+            if self.model == "LS":
+                return float(sq.max(initial=0.0))
+            return A.shape[0] * float((sq[nz] / xinf[nz]).max(initial=0.0))
+        weights = np.ones(A.shape[0])
+        if self.model != "LS":
+            weights[nz] = 1.0 / xinf[nz]
+            weights[~nz] = 0.0
+        return largest_eigenvalue(A, weights, intercept)
+
+    def _lipschitz(self, curvature, kernel_reg, mu, mu_l1):
+        """L of Eq. 48 (C-SVM: ``1 + C/mu curvature``), Eq. 52 (LP-SVM: ``1/mu_l1
+        + C/mu curvature``) or Eq. 56 (LS-SVM: ``1 + 2C curvature``), with the
+        regulariser's 1 replaced by ``kernel_reg`` for a kernel l2 model."""
+        C = float(self.C)
+        reg = 1.0 / mu_l1 if self.model == "LP" else (1.0 if kernel_reg is None else kernel_reg)
+        if self.model == "LS":
+            return reg + 2.0 * C * curvature
+        return reg + C / mu * curvature
+
+    # -- fitting ------------------------------------------------------------
+    def _fit_binary(self, X, y, history):
+        n = X.shape[0]
+        linear = self._linear()
+        n_evals = 0
+        if linear:
+            A = X
+            kernel_reg = None
+        else:
+            check_matrix_memory("NESVM forms", n, "K(X, X) of a binary problem",
+                                self.kernel_memory,
+                                "use fewer samples (kernel='linear' needs no such matrix)")
+            rows = as_rows_input(X)
+            A, n_evals = kernel_matrix(rows, rows, *kernel_params(self.kernel, self._gamma))
+            if not np.all(np.isfinite(A)):
+                raise ValueError("NESVM: non-finite kernel values: scale the features")
+            kernel_reg = None if self.model == "LP" else self._kernel_reg(A)
+        rows = as_rows_input(A)
+        xinf = row_inf_norms(A, self.fit_intercept)
+        d = A.shape[1]
+        p = d + 1
+        theta, wstar, gsum = np.zeros(p), np.zeros(p), np.zeros(p)
+        start = self._starts.pop(0) if self._starts else None
+        if start is not None:
+            theta[:] = start
+            if not self.fit_intercept:
+                theta[d] = 0.0
+            if self.prox_center == "warm":
+                wstar[:] = theta
+        f, coef, fy, my = (np.zeros(max(n, 1)) for _ in range(4))
+        grad, ystep = np.zeros(p), np.zeros(p)
+        every = 0 if self.history_every is None else int(self.history_every)
+        callback = history.callback
+        stages = self._stages()
+        curvature = self._curvature(A, xinf)
+        k, total = 0, 0
+        diverge_above = _DIVERGE_FACTOR * (abs(self._start_value(y, xinf, *stages[0])) + 1.0)
+        for t, (mu, mu_l1) in enumerate(stages):
+            L = self._lipschitz(curvature, kernel_reg, mu, mu_l1)
+            if t > 0:
+                if self.prox_center == "warm":
+                    wstar[:] = theta
+                if self.homotopy_restart:
+                    k = 0
+                    gsum[:] = 0.0
+            k, steps, status, fmu, change = nesvm_run(
+                rows, y, xinf, MODELS[self.model], float(self.C), mu, mu_l1, L,
+                THRESHOLDS[self.hinge_threshold] == 0, bool(self.fit_intercept),
+                (not linear) and self.model != "LP", theta, wstar, gsum, k, float(self.tol),
+                self.stop_rule == "relative", int(self.max_iter),
+                diverge_above,
+                f, coef, grad, ystep, fy, my, bool(self.trace_y), callback, every, total, mu)
+            total += steps
+            if STATUS[status] != "converged":
+                break
+        self.n_stages_ = t + 1
+        result = {"n_iter": total, "converged": STATUS[status] == "converged", "lipschitz": L,
+                  "mu": mu}
+        b = float(theta[d]) if self.fit_intercept else 0.0
+        if linear:
+            result.update(coef=theta[:d].copy(), intercept=b)
+        else:
+            support = np.flatnonzero(theta[:d])
+            result.update(support=support, dual_coef=theta[:d][support].copy(), intercept=b,
+                          n_kernel_evals=n_evals)
+        if STATUS[status] == "max_iter":
+            result.update(limit=f"max_iter={self.max_iter} Nesterov steps", parameter="max_iter",
+                          detail=f"stage {t + 1} of {len(stages)} (mu={mu:.3g}): "
+                                 f"|F_mu(w^(k+1)) - F_mu(w^k)| = {change:.3g} >= tol={self.tol}"
+                                 + self._discontinuity_hint(xinf))
+        elif STATUS[status] == "diverged":
+            result.update(limit="divergence", parameter="lipschitz",
+                          detail=f"F_mu grew to {fmu:.3g} after {steps} steps at mu={mu:.3g}: "
+                                 f"the step 1/L with L={L:.4g} ({self.lipschitz}) is too long; "
+                                 f"lipschitz='power' gives a valid constant")
+            # the iterate is meaningless: keep the model finite and neutral
+            if linear:
+                result.update(coef=np.zeros(d), intercept=0.0)
+            else:
+                result.update(support=np.zeros(0, dtype=int), dual_coef=np.zeros(0),
+                              intercept=0.0)
+        return result
+
+    def _discontinuity_hint(self, xinf):
+        """Why the printed Eq. 10 may not converge on these rows (see hinge_threshold)."""
+        a = xinf[xinf > 0]
+        if self.model == "LS" or self.hinge_threshold != "printed" or np.all(a == 1.0):
+            return ""
+        return (f"; ||X_i||_inf ranges over [{a.min():.3g}, {a.max():.3g}], where Eq. 10 as "
+                f"printed is discontinuous and the iterates can cycle: hinge_threshold='eq6' is the smooth "
+                f"reading (or scale the features into [-1, 1])")
+
+    def _start_value(self, y, xinf, mu, mu_l1):
+        """F_mu(0) = C sum_i h_mu(0) (LS: C n): the scale of the divergence test."""
+        if self.model == "LS":
+            return float(self.C) * len(y)
+        h, _ = smoothed_hinge_values(np.zeros(len(y)), np.ascontiguousarray(xinf), mu,
+                                     self.hinge_threshold == "printed")
+        return float(self.C) * float(h.sum())
+
+    def _kernel_reg(self, K):
+        """The regulariser's Lipschitz constant 1/2 beta'K beta -> lambda_max(K):
+        bounded by the largest absolute row sum ('printed': the cheap bound the
+        printed '1' stands for) or computed ('power')."""
+        if self.lipschitz == "printed":
+            return float(np.abs(K).sum(axis=1).max(initial=0.0))
+        if K.shape[0] <= _DENSE_EIG_MAX:
+            top = float(np.linalg.eigvalsh(K)[-1])
+        else:
+            top = float(eigsh(K, k=1, which="LA", tol=1e-10, v0=np.ones(K.shape[0]),
+                              return_eigenvectors=False)[0])
+        return max(top, 0.0) * (1.0 + _POWER_MARGIN)
+
+    # -- fitted model -------------------------------------------------------
+    def _set_fitted(self, results, X):
+        self.lipschitz_ = [r["lipschitz"] for r in results]
+        if self._linear():
+            LinearModelMixin._set_fitted(self, results, X)
+        else:
+            KernelExpansionMixin._set_fitted(self, results, X)
+
+    def _decision_values(self, X):
+        if self._linear():
+            return LinearModelMixin._decision_values(self, X)
+        return KernelExpansionMixin._decision_values(self, X)
+
+    def _kernel_args(self):
+        return kernel_params(self.kernel, self._gamma)
