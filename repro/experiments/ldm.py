@@ -186,8 +186,8 @@ class ScoreGrid:
     lambda1, lambda2 and C), every point fitted and scored by accuracy."""
 
     def __init__(self, method: str, kernel: str):
-        if method not in METHODS:
-            raise ValueError(f"method must be one of {METHODS}; got {method!r}")
+        if method not in METHODS + LARGE_METHODS:
+            raise ValueError(f"method must be one of {sorted(set(METHODS + LARGE_METHODS))}; got {method!r}")
         if kernel not in KINDS:
             raise ValueError(f"kernel must be one of {KINDS}; got {kernel!r}")
         self.method, self.kernel = method, kernel
