@@ -53,7 +53,8 @@ def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> Ta
     cells = split_means(complete, "test_accuracy", METRIC, scale=1.0, unit="partitions")
     status = statuses(list(sets), protocol.datasets, table_run, short, protocol.n_partitions,
                       dataset_names=sets)
-    comparison = compare(pub_cells, cells.drop(columns="std"), L.PAPER, table_id, status=status)
+    comparison = compare(pub_cells, cells.drop(columns="std"), L.PAPER, table_id, status=status,
+                         context={"records": complete})
     comparison = comparison.merge(cells[["dataset", "method", "std"]].rename(columns={"std": "std_ours"}),
                                   on=["dataset", "method"], how="left")
     comparison = comparison.merge(pub_cells[["dataset", "method", "std", "marker"]]
