@@ -66,7 +66,7 @@ from ..solvers import LSVM
 from ..solvers.lsvm import lsvm_linear, smw_operator
 from . import TableSpec, report_builder
 from .records import JobFiles, RecordSchema
-from .timing import interleaved_best_of, machine_record
+from .timing import MACHINE_COLUMNS, interleaved_best_of, machine_record
 
 PAPER = "lsvm"
 NU = "1/m"                   # the authors' code's default (see the module docstring)
@@ -369,8 +369,7 @@ CONVERGENCE_SCHEMA = RecordSchema({
 SCALING_SCHEMA = RecordSchema({
     "dataset": "str", "our_dataset": "str", "m": "int", "n": "int", "nu": "float", "method": "str",
     "fit_seconds": "float", "n_iter": "int", "converged": "bool", "primal": "float",
-    "train_accuracy": "float", "repeat": "int", "job_seconds": "float", "cpu_model": "str", "cpu_count": "int",
-    "threads": "int", "thread_pools": "str"})
+    "train_accuracy": "float", "repeat": "int", "job_seconds": "float", **MACHINE_COLUMNS})
 
 
 ACCURACY_SCHEMA = RecordSchema({

@@ -62,7 +62,7 @@ from ..objectives import hinge_primal
 from . import TableSpec, report_builder
 from .progress import duration
 from .records import JobFiles, RecordSchema
-from .timing import machine_record, run_capped
+from .timing import MACHINE_COLUMNS, machine_record, run_capped
 
 PAPER = "nesvm"
 # Table I's set IDs -> registry names (a6a: the registry's stand-in)
@@ -428,8 +428,7 @@ _IMAGE_SCHEMA = RecordSchema({
     "n_features": "int", "n_classes": "int", "C": "float", "gamma": "float", "split_seed": "int",
     "cap_seconds": "float", "method": "str", "unavailable": "str", "runs": "int", "capped": "bool",
     "mean_seconds": "float", "best_seconds": "float", "test_accuracy": "float",
-    "job_seconds": "float", "cpu_model": "str", "cpu_count": "int", "threads": "int",
-    "thread_pools": "str"})
+    "job_seconds": "float", **MACHINE_COLUMNS})
 
 
 _SCHEMA = RecordSchema({
@@ -438,8 +437,7 @@ _SCHEMA = RecordSchema({
     "ref_dual": "float", "ref_seconds": "float", "ref_capped": "bool", "cap_seconds": "float",
     "method": "str", "unavailable": "str", "runs": "int", "capped": "bool",
     "mean_seconds": "float", "best_seconds": "float", "n_iter": "int", "primal": "float",
-    "test_accuracy": "float", "job_seconds": "float", "cpu_model": "str", "cpu_count": "int",
-    "threads": "int", "thread_pools": "str"})
+    "test_accuracy": "float", "job_seconds": "float", **MACHINE_COLUMNS})
 
 
 TABLES = {spec.id: spec for spec in (

@@ -79,7 +79,7 @@ from . import TableSpec, report_builder
 from .splits import published_test_or_holdout  # the one 80/20 split rule; see the module docstring
 from .progress import duration
 from .records import JobFiles, RecordSchema
-from .timing import machine_record
+from .timing import MACHINE_COLUMNS, machine_record
 
 PAPER = "pegasos"
 LAMBDA = 1e-4
@@ -461,8 +461,7 @@ _SCHEMA = RecordSchema({
     # float: SVM-Light counts no examples, and a capped or unavailable fit has none
     "iteration": "float", "examples": "float", "seconds": "float", "objective": "float",
     "solver_objective": "float", "test_error": "float", "budget_examples": "int", "seed": "int",
-    "job_seconds": "float", "cpu_model": "str", "cpu_count": "int", "threads": "int",
-    "thread_pools": "str", "note": "str"})
+    "job_seconds": "float", **MACHINE_COLUMNS, "note": "str"})
 
 
 TABLES = {spec.id: spec for spec in (

@@ -33,6 +33,10 @@ def cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
+#: the record columns of :func:`machine_record`, for a timing table's schema
+MACHINE_COLUMNS = {"cpu_model": "str", "cpu_count": "int", "threads": "int", "thread_pools": "str"}
+
+
 def machine_record(threads: int) -> dict:
     """The columns every timing record carries: where and how it was measured."""
     pools = sorted({p["internal_api"] for p in threadpool_info()})
