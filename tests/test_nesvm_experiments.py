@@ -302,6 +302,17 @@ def test_the_committed_full_run_tables_hold_their_claims_when_present():
     rate = judged[judged.metric == "rate_exponent"]
     # the exponent reading: met, or missed with a reason whose condition holds (the registry's rule)
     assert rate["verdict"].isin(["ok", "miss (explained)"]).all(), rate[["dataset", "reproduced", "verdict"]]
+    # the registry's entries for this table match its misses, and none is stale
+    from repro.experiments.records import read_records
+    from repro.explanations import entries
+
+    records = read_records(root / "nesvm_convergence_records.csv", T.TABLES["nesvm_convergence"].schema)
+    rebuilt, _ = R.convergence_comparison(records)
+    used = rebuilt.attrs["explanations_used"]
+    assert all(r.holds for r in used.values())
+    assert set(entries("nesvm_convergence")) == {r.key for r in used.values()}
+    misses = rebuilt[rebuilt.verdict.str.startswith("miss")]
+    assert all((d, m) in used for d, m in zip(misses.dataset, misses.method))
     time_page = root / "nesvm_time.csv"
     if time_page.exists():
         claims = pd.read_csv(time_page)

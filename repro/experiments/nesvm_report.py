@@ -369,7 +369,8 @@ def convergence_summary(records: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def convergence(records: pd.DataFrame, table_run) -> TableOutput:
+def convergence_comparison(records: pd.DataFrame) -> tuple:
+    """(the Theorem 4 cells against the paper, with verdicts; the summary)."""
     summary = convergence_summary(records)
     pub = pd.DataFrame([{"dataset": d, "method": label, "metric": metric, "value": v}
                         for d in summary["dataset"] for metric, (label, v) in THEOREM4.items()])
@@ -387,6 +388,11 @@ def convergence(records: pd.DataFrame, table_run) -> TableOutput:
     comparison = compare(pub, cells, N.PAPER, "nesvm_convergence", context={"summary": summary})
     comparison.insert(comparison.columns.get_loc("verdict") + 1, "claim",
                       comparison["verdict"].map(claim_verdict))
+    return comparison, summary
+
+
+def convergence(records: pd.DataFrame, table_run) -> TableOutput:
+    comparison, summary = convergence_comparison(records)
     shown = summary.copy()
     for col in ("seconds", "L (Eq. 48)", "d2(w*)", "F_mu*", "L-BFGS above trace min", "L-BFGS max |grad|",
                 "slope", f"slope k < {LATE_K}", f"slope k >= {LATE_K}", "max gap / bound"):
