@@ -11,14 +11,15 @@ relative tol 1e-9, at most MAX_STEPS steps a stage), and our SMO at tol 1e-6 whe
 SMO_CAP seconds (a forked, capped run). Every one is an upper bound on P*;
 SMO's dual value, when it finishes, is a lower bound and is printed.
 
-"Time to the target": a solver's whole fit (best of REPEATS, one thread) for
-the first setting, in the order listed (best of REPEATS, once for a fit
-over REPEAT_UNDER seconds), whose final model is within TARGET
-of P*: LIBLINEAR -s 3 -B 1 (the bias penalised, as one uses it) at tol 1,
-0.1, ..., 1e-5; NESVM at Section IV's defaults (mu = 5, tol 1e-3: it is not
+"Time to the target": a solver's whole fit (best of REPEATS, one thread;
+once for a fit over REPEAT_UNDER seconds) whose final model is within
+TARGET of P*: LIBLINEAR -s 3 -B 1 (the bias penalised, as one uses it), the
+first of tol 1, 0.1, ..., 1e-5 that gets there; NESVM at Section IV's defaults (mu = 5, tol 1e-3: it is not
 expected to get there, its gap is printed), and the NESVM settings of
 NESVM_SETTINGS (plain or homotopy, small mu, the alternatives' options that
-get there). The stopping rule must fire: the time of a run that reaches the
+get there; every setting at mu >= 0.01 is run, the mu = 0.001 ones only
+when none of those got there; NESVM's time is the fastest that got there).
+The stopping rule must fire: the time of a run that reaches the
 target is the time to the target, as a user would get it.
 
 Run:  REPRO_DATA_MIRROR=../shared/datasets python benchmarks/nesvm_vs_liblinear.py
@@ -143,12 +144,13 @@ def main(datasets):
                     break
             ne_time = None
             for label, options in NESVM_SETTINGS:
+                if ne_time is not None and options.get("mu", 5.0) < 0.01:
+                    continue  # a setting at mu 0.01 got there: the smaller mu only costs more steps
                 secs, (w, b, it) = timed(lambda: nesvm_fit(X, y, options))
                 gap = hinge_primal(w, X, y, C, b) / opt - 1
                 print(f"   NESVM {label}: {secs:.3f} s, {it} steps, gap {gap:.2e}", flush=True)
                 if gap <= TARGET:
-                    ne_time = secs
-                    break
+                    ne_time = secs if ne_time is None else min(ne_time, secs)
             if ll_time and ne_time:
                 print(f"   time to within {TARGET:g}: NESVM {ne_time:.3f} s, LIBLINEAR {ll_time:.3f} s, "
                       f"NESVM / LIBLINEAR = {ne_time / ll_time:.1f}")
