@@ -338,6 +338,19 @@ def test_a_capped_run_returns_the_value_and_its_own_time():
     assert out.value == 10 and not out.capped and 0 <= out.seconds < 30
 
 
+def test_a_fast_run_is_timed_warm_and_a_slow_one_once(tmp_path):
+    """Under ``warm_below`` the child runs the function twice and times the
+    second run (the first pays the fork's copy-on-write faults)."""
+    from repro.experiments.timing import run_capped
+
+    calls = tmp_path / "calls"
+    run_capped(lambda: calls.open("a").write("x"), cap_seconds=30, warm_below=1.0)
+    assert calls.read_text() == "xx"
+    calls.write_text("")
+    run_capped(lambda: calls.open("a").write("x"), cap_seconds=30, warm_below=0.0)
+    assert calls.read_text() == "x"
+
+
 def test_a_run_past_its_cap_is_stopped_with_the_programs_it_started(tmp_path):
     """The child and an external program it runs are stopped at the cap: the
     program never gets to write its file."""

@@ -452,3 +452,11 @@ TABLES = {spec.id: spec for spec in (
               jobs=image_jobs, run=run_images, build=report_builder("nesvm_report", "images"),
               cost=lambda job: job["job_seconds"].iat[0], protocols=IMAGE_PROTOCOLS),
 )}
+
+
+# Theorem 4 and the readings have their own module (nesvm_theory: small jobs,
+# their own protocols); imported here, after this module's names exist, so
+# that table_spec finds every NESVM table in this module's TABLES.
+from .nesvm_theory import TABLES as _THEORY_TABLES  # noqa: E402
+
+TABLES.update(_THEORY_TABLES)

@@ -9,6 +9,8 @@ from repro.experiments import nesvm as NE
 NE_PROTOCOL = NE.PROTOCOLS[PROFILE]
 NE_TIME, NE_IMAGES = NE.TABLES["nesvm_time"], NE.TABLES["nesvm_images"]
 NE_IMAGE_PROTOCOL = NE_IMAGES.protocol(PROFILE)
+NE_CONV, NE_READINGS = NE.TABLES["nesvm_convergence"], NE.TABLES["nesvm_readings"]
+NE_CONV_PROTOCOL, NE_READINGS_PROTOCOL = NE_CONV.protocol(PROFILE), NE_READINGS.protocol(PROFILE)
 
 
 # Timing jobs take every core (threads: workflow.cores, read when the job is
@@ -89,7 +91,78 @@ rule nesvm_images:
         "../scripts/table.py"
 
 
+# Theorem 4 (one traced run and its L-BFGS reference per dataset) and the
+# readings (printed vs alternative, per ambiguity and mu). The readings time
+# their fits, so they take every core like the timing jobs above.
+rule nesvm_convergence_record:
+    output:
+        f"{NE_CONV.folder(RESULTS)}/{NE_CONV.job_files.template}",
+    log:
+        log_path(PROFILE, "nesvm", "convergence", "{dataset}.log"),
+    params:
+        table=NE_CONV.id,
+        profile=PROFILE,
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/record.py"
+
+
+rule nesvm_convergence:
+    input:
+        table_inputs(NE_CONV, NE_CONV_PROTOCOL),
+    output:
+        csv=f"{TABLES}/nesvm_convergence.csv",
+        md=f"{TABLES}/nesvm_convergence.md",
+        records=f"{TABLES}/nesvm_convergence_records.csv",
+        png=f"{TABLES}/nesvm_convergence.png",
+    log:
+        log_path(PROFILE, "nesvm", "convergence.log"),
+    params:
+        **table_params(NE_CONV),
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/table.py"
+
+
+rule nesvm_readings_record:
+    output:
+        f"{NE_READINGS.folder(RESULTS)}/{NE_READINGS.job_files.template}",
+    log:
+        log_path(PROFILE, "nesvm", "readings", "{reading}", "mu{mu}.log"),
+    params:
+        table=NE_READINGS.id,
+        profile=PROFILE,
+    wildcard_constraints:
+        mu=r"[0-9.e+-]+",
+    threads: lambda wildcards: workflow.cores
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/record.py"
+
+
+rule nesvm_readings:
+    input:
+        table_inputs(NE_READINGS, NE_READINGS_PROTOCOL),
+    output:
+        csv=f"{TABLES}/nesvm_readings.csv",
+        md=f"{TABLES}/nesvm_readings.md",
+        records=f"{TABLES}/nesvm_readings_records.csv",
+    log:
+        log_path(PROFILE, "nesvm", "readings.log"),
+    params:
+        **table_params(NE_READINGS),
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/table.py"
+
+
 rule nesvm:
     input:
         rules.nesvm_time.output,
         rules.nesvm_images.output,
+        rules.nesvm_convergence.output,
+        rules.nesvm_readings.output,
