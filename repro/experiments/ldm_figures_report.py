@@ -183,8 +183,8 @@ def figure2(records: pd.DataFrame, table_run) -> TableOutput:
         to_markdown(wide.round(4).reset_index().rename(columns={"paper_dataset": "dataset"}),
                     title="LDM paper, Figure 2: CPU time on the large sets",
                     notes=f"Seconds of one fit on the whole set (scaled as Table 4), best of "
-                          f"{int(machine.repeat)} interleaved runs, {int(machine.threads)} thread(s), "
-                          f"{machine.cpu_model}. Setting (the paper gives none): C = {s['C']:g}, lambda1 = "
+                          f"{int(machine['repeat'])} interleaved runs, {int(machine['threads'])} thread(s), "
+                          f"{machine['cpu_model']}. Setting (the paper gives none): C = {s['C']:g}, lambda1 = "
                           f"lambda2 = 2^{np.log2(s['lambda1']):g}; SVMl: LIBLINEAR (LinearSVC, hinge, dual "
                           "CD, tol 1e-3), SVMa: repro.solvers.ASGDSVM, LDM: repro.solvers.LDM(solver='asgd'), "
                           "5 epochs each, eta0 search included. The paper ran 12 sets in MATLAB; the 8 not "
