@@ -72,6 +72,11 @@ TOLERANCES = {
         "the scaling and the tie rule of the CV grid are not published, and several sets differ "
         "from the authors' versions (Table 1's sizes); 0.02 is about one published standard "
         "deviation on most sets."),
+    ("ldm", "n_instances"): Tolerance(
+        "abs", 0.0, "Table 1's #Instance is a count of the set's rows: exact, or another version of the set."),
+    ("ldm", "n_features"): Tolerance(
+        "abs", 0.0, "Table 1's #Feature is a count of columns after encoding: exact, or another version "
+                    "or encoding of the set."),
     ("nesvm", "n_train_nesvm_fastest_below"): Tolerance(
         "at_least", 0.0,
         "'NESVM achieves the shortest training time when the number of training samples is less "

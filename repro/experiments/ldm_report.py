@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .. import published
-from ..tables import compare, not_run, to_markdown
+from ..tables import compare, misses_markdown, not_run, to_markdown
 from . import TableOutput
 from . import ldm as L
 from .report import partial_sets_markdown, split_by_completeness, split_means, statuses
@@ -53,8 +53,11 @@ def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> Ta
     cells = split_means(complete, "test_accuracy", METRIC, scale=1.0, unit="partitions")
     status = statuses(list(sets), protocol.datasets, table_run, short, protocol.n_partitions,
                       dataset_names=sets)
+    # what the explanations registry computes its facts from (repro/explanations.py, LDM part)
+    context = {"records": complete, "cells": cells, "published": pub_cells,
+               "n_partitions": protocol.n_partitions, "table1": published.load("ldm_table1")}
     comparison = compare(pub_cells, cells.drop(columns="std"), L.PAPER, table_id, status=status,
-                         context={"records": complete})
+                         context=context)
     comparison = comparison.merge(cells[["dataset", "method", "std"]].rename(columns={"std": "std_ours"}),
                                   on=["dataset", "method"], how="left")
     comparison = comparison.merge(pub_cells[["dataset", "method", "std", "marker"]]
@@ -100,6 +103,7 @@ def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> Ta
                           "identical). ties: mean number of grid points sharing the best inner CV score "
                           "(the first in grid order is taken). vs_no_bias: the t-test of the reading "
                           "against SVM (no bias)."),
+        misses_markdown(comparison),
         partial_sets_markdown(short_records, pub_cells, protocol.n_partitions, "test_accuracy", scale=1.0),
     ]))
     return TableOutput(comparison, md)

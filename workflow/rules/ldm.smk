@@ -2,13 +2,17 @@
 # half/half partitions, linear kernel (Table 2) and RBF kernel (Table 3), with
 # nested 5-fold CV and paired t-tests. One job per (set, partition) and table,
 # through the generic scripts; paths, records and tables come from the
-# TableSpecs of repro.experiments.ldm. Sets that cannot be obtained here have
-# no jobs; their cells read 'unavailable offline'.
+# TableSpecs of repro.experiments.ldm. Table 1 (sizes) and Figures 1-3 (margins,
+# CPU time, parameter influence) come from repro.experiments.ldm_figures, one
+# job per set (and kernel). Sets that cannot be obtained here have no jobs;
+# their cells read 'unavailable offline'.
 from repro.experiments import ldm as LD
 
 LD_PROTOCOL = LD.PROTOCOLS[PROFILE]
 LD_T2, LD_T3, LD_T4 = (LD.TABLES[t] for t in ("ldm_table2", "ldm_table3", "ldm_table4"))
 LD_LARGE_PROTOCOL = LD_T4.protocol(PROFILE)
+# Table 1 and Figures 1-3 (repro.experiments.ldm_figures): their own protocols
+LD_FIGS = {t: LD.TABLES[t] for t in ("ldm_table1", "ldm_figure1", "ldm_figure2", "ldm_figure3")}
 
 
 rule ldm_table2_record:
@@ -110,8 +114,147 @@ rule ldm_table4:
         "../scripts/table.py"
 
 
+rule ldm_table1_record:
+    output:
+        f"{LD_FIGS['ldm_table1'].folder(RESULTS)}/{LD_FIGS['ldm_table1'].job_files.template}",
+    log:
+        log_path(PROFILE, "ldm", "table1", "{dataset}.log"),
+    params:
+        table="ldm_table1",
+        profile=PROFILE,
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/record.py"
+
+
+rule ldm_table1:
+    input:
+        table_inputs(LD_FIGS["ldm_table1"], LD_FIGS["ldm_table1"].protocol(PROFILE)),
+    output:
+        csv=f"{TABLES}/ldm_table1.csv",
+        md=f"{TABLES}/ldm_table1.md",
+        records=f"{TABLES}/ldm_table1_records.csv",
+    log:
+        log_path(PROFILE, "ldm", "table1.log"),
+    params:
+        **table_params(LD_FIGS["ldm_table1"]),
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/table.py"
+
+
+rule ldm_figure1_record:
+    output:
+        f"{LD_FIGS['ldm_figure1'].folder(RESULTS)}/{LD_FIGS['ldm_figure1'].job_files.template}",
+    log:
+        log_path(PROFILE, "ldm", "figure1", "{dataset}", "{kernel}.log"),
+    params:
+        table="ldm_figure1",
+        profile=PROFILE,
+    wildcard_constraints:
+        kernel="linear|rbf",
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/record.py"
+
+
+rule ldm_figure1:
+    input:
+        table_inputs(LD_FIGS["ldm_figure1"], LD_FIGS["ldm_figure1"].protocol(PROFILE)),
+    output:
+        csv=f"{TABLES}/ldm_figure1.csv",
+        md=f"{TABLES}/ldm_figure1.md",
+        records=f"{TABLES}/ldm_figure1_records.csv",
+        png=f"{TABLES}/ldm_figure1.png",
+    log:
+        log_path(PROFILE, "ldm", "figure1.log"),
+    params:
+        **table_params(LD_FIGS["ldm_figure1"]),
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/table.py"
+
+
+# Timing jobs take every core (threads: workflow.cores) so that no other job
+# runs beside them (as the other papers' speed jobs; a function, read when the
+# job is scheduled, so that `snakemake --unlock` needs no --cores).
+rule ldm_figure2_record:
+    output:
+        f"{LD_FIGS['ldm_figure2'].folder(RESULTS)}/{LD_FIGS['ldm_figure2'].job_files.template}",
+    log:
+        log_path(PROFILE, "ldm", "figure2", "{dataset}.log"),
+    params:
+        table="ldm_figure2",
+        profile=PROFILE,
+    threads: lambda wildcards: workflow.cores
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/record.py"
+
+
+rule ldm_figure2:
+    input:
+        table_inputs(LD_FIGS["ldm_figure2"], LD_FIGS["ldm_figure2"].protocol(PROFILE)),
+    output:
+        csv=f"{TABLES}/ldm_figure2.csv",
+        md=f"{TABLES}/ldm_figure2.md",
+        records=f"{TABLES}/ldm_figure2_records.csv",
+        png=f"{TABLES}/ldm_figure2.png",
+    log:
+        log_path(PROFILE, "ldm", "figure2.log"),
+    params:
+        **table_params(LD_FIGS["ldm_figure2"]),
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/table.py"
+
+
+rule ldm_figure3_record:
+    output:
+        f"{LD_FIGS['ldm_figure3'].folder(RESULTS)}/{LD_FIGS['ldm_figure3'].job_files.template}",
+    log:
+        log_path(PROFILE, "ldm", "figure3", "{dataset}", "{kernel}.log"),
+    params:
+        table="ldm_figure3",
+        profile=PROFILE,
+    wildcard_constraints:
+        kernel="linear|rbf",
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/record.py"
+
+
+rule ldm_figure3:
+    input:
+        table_inputs(LD_FIGS["ldm_figure3"], LD_FIGS["ldm_figure3"].protocol(PROFILE)),
+    output:
+        csv=f"{TABLES}/ldm_figure3.csv",
+        md=f"{TABLES}/ldm_figure3.md",
+        records=f"{TABLES}/ldm_figure3_records.csv",
+        png=f"{TABLES}/ldm_figure3.png",
+    log:
+        log_path(PROFILE, "ldm", "figure3.log"),
+    params:
+        **table_params(LD_FIGS["ldm_figure3"]),
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/table.py"
+
+
 rule ldm:
     input:
+        rules.ldm_table1.output,
         rules.ldm_table2.output,
         rules.ldm_table3.output,
         rules.ldm_table4.output,
+        rules.ldm_figure1.output,
+        rules.ldm_figure2.output,
+        rules.ldm_figure3.output,
