@@ -33,13 +33,32 @@ def _times(nesvm, pegasos, others=1.0):
     return {"NESVM": nesvm, "Pegasos": pegasos, "LIBSVM": others, "SVM-Light": others}
 
 
+def _run_for(records):
+    """A full-profile run whose protocol is exactly the records' sets and Cs."""
+    import dataclasses
+
+    protocol = dataclasses.replace(N.PROTOCOLS["full"], sets=tuple(sorted(set(records.set_id))),
+                                   c_grid=tuple(sorted(set(records.C))))
+    return TableRun("full", protocol)
+
+
+def test_a_run_cut_short_shows_its_values_but_judges_no_claim():
+    records = _records({1: _times(0.1, 0.2), 2: _times(0.2, 0.3)})
+    comparison = R.claims_comparison(records, TableRun("full", N.PROTOCOLS["full"]))
+    assert comparison["verdict"].str.startswith("not compared").all()
+    assert comparison.set_index("metric").loc["n_train_nesvm_fastest_below", "verdict"] == (
+        "not compared (partial: 2/6 sets run at C = 1)")
+    assert comparison.set_index("metric").loc["n_train_nesvm_fastest_below", "reproduced"] == 2265
+    assert (comparison["claim"] == R.UNTESTABLE).all()
+
+
 def test_the_claims_hold_when_nesvm_is_fastest_on_small_sets_and_pegasos_on_large_ones():
     records = _records({1: _times(0.1, 0.2), 2: _times(0.2, 0.3), 3: _times(0.3, 0.4), 4: _times(0.4, 0.5),
                         5: _times(0.9, 0.8), 6: _times(2.0, 0.9)})
     cells = R.claim_cells(records).set_index("claim")["value"]
     assert cells["nesvm_fastest_below_n"] == 6414   # first set where NESVM is not the fastest
     assert cells["nesvm_pegasos_faster_above_n"] == 4781  # Pegasos faster from set 5 on
-    comparison = R.claims_comparison(records, TableRun("full", N.PROTOCOLS["full"])).set_index("method")
+    comparison = R.claims_comparison(records, _run_for(records)).set_index("method")
     timed = comparison.loc[[label for label, _ in R.CLAIMS.values()]]
     assert (timed["verdict"] == "ok (stand-in)").all()  # Set 6 is a stand-in: the cells say so
     assert (timed["claim"] == R.HOLDS).all()
@@ -53,7 +72,7 @@ def test_the_claims_miss_when_a_baseline_is_faster_on_a_small_set_or_pegasos_slo
     cells = R.claim_cells(records).set_index("claim")["value"]
     assert cells["nesvm_fastest_below_n"] == 1605
     assert cells["nesvm_pegasos_faster_above_n"] == 11220
-    comparison = R.claims_comparison(records, TableRun("full", N.PROTOCOLS["full"])).set_index("method")
+    comparison = R.claims_comparison(records, _run_for(records)).set_index("method")
     timed = comparison.loc[[label for label, _ in R.CLAIMS.values()]]
     assert timed["verdict"].str.startswith("miss").all() and (timed["claim"] == R.FAILS).all()
 
@@ -124,7 +143,7 @@ def _grid_records(per_c: dict, sets=(1, 2)):
 
 
 def _sensitivity_row(records):
-    comparison = R.claims_comparison(records, TableRun("full", N.PROTOCOLS["full"])).set_index("method")
+    comparison = R.claims_comparison(records, _run_for(records)).set_index("method")
     return comparison.loc[R.PAPER_STATEMENTS[R.SENSITIVITY][0]]
 
 
