@@ -18,7 +18,7 @@ The verdict vocabulary, defined once:
 * ``no tolerance``: a cell reported without a judgement (e.g. a size);
 * ``not run (<why>)``: no reproduced value; why is one of ``NOT_RUN_WHY``;
 * ``unavailable offline``: the dataset cannot be obtained on this machine;
-* ``partial (k/n folds)``: a run continued across sessions, so far on k of
+* ``partial (k/n folds)`` (or partitions): a run continued across sessions, so far on k of
   the protocol's n splits: shown apart, not compared;
 * ``not compared (<why>)``: a derived cell (e.g. a mean over datasets) whose
   inputs are incomplete, or ``not compared (other data)``: our value on
@@ -51,8 +51,8 @@ def not_run(why: str) -> str:
     return f"not run ({NOT_RUN_WHY[why]})"
 
 
-def partial(done: int, total: int) -> str:
-    return f"partial ({done}/{total} folds)"
+def partial(done: int, total: int, unit: str = "folds") -> str:
+    return f"partial ({done}/{total} {unit})"
 
 
 def not_compared(why: str) -> str:

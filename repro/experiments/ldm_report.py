@@ -52,7 +52,7 @@ def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> Ta
     complete, short_records, short = split_by_completeness(records, protocol.n_partitions)
     cells = split_means(complete, "test_accuracy", METRIC, scale=1.0, unit="partitions")
     status = statuses(list(sets), protocol.datasets, table_run, short, protocol.n_partitions,
-                      dataset_names=sets)
+                      dataset_names=sets, unit="partitions")
     # what the explanations registry computes its facts from (repro/explanations.py, LDM part)
     context = {"records": complete, "cells": cells, "published": pub_cells,
                "n_partitions": protocol.n_partitions, "table1": published.load("ldm_table1")}

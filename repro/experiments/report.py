@@ -28,7 +28,8 @@ def split_by_completeness(records: pd.DataFrame, n_splits: int, by: str = "paper
 
 
 def statuses(table_datasets, protocol_datasets, table_run, short=None, n_splits=None,
-             dataset_names: dict | None = None, download: bool | None = None) -> dict:
+             dataset_names: dict | None = None, download: bool | None = None,
+             unit: str = "folds") -> dict:
     """The verdict of the cells of every dataset of a table that has no
     reproduced value, the first that applies of: ``partial`` (run on fewer
     splits than the protocol's), ``not run (skipped by config)``, ``not run
@@ -45,7 +46,7 @@ def statuses(table_datasets, protocol_datasets, table_run, short=None, n_splits=
     out = {}
     for name in table_datasets:
         if name in short:
-            out[name] = partial(int(short[name]), n_splits)
+            out[name] = partial(int(short[name]), n_splits, unit)
         elif name in table_run.skipped:
             out[name] = not_run("config")
         elif name not in protocol_datasets:
