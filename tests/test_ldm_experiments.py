@@ -268,4 +268,5 @@ def test_the_full_run_tables_when_present(table):
     ldm = out[(out.method == "LDM") & (out.reproduced != "")]   # the sets with a mean (complete runs)
     page = path.with_suffix(".md").read_text()
     wins, losses = int((ldm.marker_ours == "better").sum()), int((ldm.marker_ours == "worse").sum())
-    assert f"| LDM | SVM | ours ({len(ldm)} sets) | {wins}/{len(ldm) - wins - losses}/{losses} |" in page
+    if len(ldm):  # a run cut short before any set completed has no w/t/l of its own yet
+        assert f"| LDM | SVM | ours ({len(ldm)} sets) | {wins}/{len(ldm) - wins - losses}/{losses} |" in page
