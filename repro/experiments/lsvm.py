@@ -23,7 +23,7 @@ The claims of Section 3 checked on these runs (claims.csv): alpha = 1.9/nu, the
 condition (16) 0 < alpha < 2/nu, ``||I - alpha Q^{-1}|| < 1`` (23)-(24), and
 the (n+1) x (n+1) size of the one matrix factored (SMW).
 
-Scaling (``lsvm_scaling``): fit time and iterations of LSVM against the number
+Scaling (``lsvm_scaling``): fit time and iterations of LSVM (and Pegasos, one pass) against the number
 of points m of synthetic two-class data in 10 dimensions (:func:`make_data`),
 beside LIBLINEAR (liblinear-official ``-s 2 -B 1 -c nu/2``: the same squared-
 hinge objective with a penalised bias, see repro.solvers.lsvm.LSVM), timed by
@@ -62,7 +62,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from .. import datasets
 from ..objectives import squared_hinge_primal
-from ..solvers import LSVM
+from ..solvers import LSVM, Pegasos
 from ..solvers.lsvm import lsvm_linear, smw_operator
 from . import TableSpec, report_builder
 from .records import JobFiles, RecordSchema
@@ -227,7 +227,12 @@ def convergence_jobs(protocol: Protocol):
 
 
 # ------------------------------------------------------------------ scaling
-SCALING_METHODS = ("LSVM", "LIBLINEAR -s 2 -B 1")
+SCALING_METHODS = ("LSVM", "LIBLINEAR -s 2 -B 1", "Pegasos")
+# Pegasos beside them (the scaling experiment): the hinge analogue of
+# LIBLINEAR's -c nu/2, lambda = 1/(C m) = 2/(nu m), for one pass of examples
+# (m iterations of k = 1; it has no stopping rule); no bias, graded by the same
+# primal (7) with gamma = 0, so its objective is of a nearby problem
+PEGASOS_PASSES = 1
 
 
 def scaling_jobs(protocol: Protocol):
@@ -258,6 +263,8 @@ def run_scaling(protocol: Protocol, m: int) -> pd.DataFrame:
     makers = {
         "LSVM": lambda: (lambda: LSVM(nu=NU, tol=TOL, max_iter=MAX_ITER).fit(A, d)),
         "LIBLINEAR -s 2 -B 1": lambda: (lambda: liblinearutil.train(problem, options)),
+        "Pegasos": lambda: (lambda: Pegasos(lambda_=2.0 / (nu * m), n_iter=PEGASOS_PASSES * m,
+                                            random_state=0, history_every=None).fit(A, d)),
     }
     threads = 1
     print(f"m={m}: {protocol.scaling_repeat} rounds of {', '.join(makers)}", flush=True)
@@ -272,6 +279,9 @@ def run_scaling(protocol: Protocol, m: int) -> pd.DataFrame:
             est = t.result
             w, gamma = est.coef_[0], -est.intercept_[0]
             n_iter, converged = int(est.n_iter_), bool(est.converged_)
+        elif method == "Pegasos":
+            w, gamma = t.result.coef_[0], 0.0
+            n_iter, converged = PEGASOS_PASSES * m, True  # a fixed number of iterations
         else:
             w, b = _liblinear_model(t.result, n)
             gamma, n_iter, converged = -b, -1, True  # the Python API does not expose its count
