@@ -162,7 +162,31 @@ def linear_update_rows(X, y, lambda1):
         return np.ascontiguousarray(sla.cho_solve(factor, Xd.T).T)
 
 
-class LDM(BaseSVMClassifier):
+class LinearOrKernelMixin:
+    """A model that is a weight vector (``coef_``) for kernel='linear' and a
+    kernel expansion otherwise (LDM and the LDM paper's baselines): one place
+    for the dispatch, gamma None meaning 'scale'."""
+
+    def _resolve_gamma(self, X):
+        self._gamma = resolve_gamma("scale" if self.gamma is None else self.gamma, X, self.kernel)
+
+    def _set_model(self, results, X, linear_kernel_evals=0):
+        if self.kernel == "linear":
+            LinearModelMixin._set_fitted(self, results, X)
+            self.n_kernel_evals_ = linear_kernel_evals
+        else:
+            KernelExpansionMixin._set_fitted(self, results, X)
+
+    def _decision_values(self, X):
+        if self.kernel == "linear":
+            return LinearModelMixin._decision_values(self, X)
+        return KernelExpansionMixin._decision_values(self, X)
+
+    def _kernel_args(self):
+        return KernelExpansionMixin._kernel_args(self)
+
+
+class LDM(LinearOrKernelMixin, BaseSVMClassifier):
     """Large margin Distribution Machine (ldm.txt Eq. 5), no bias:
 
     ``min_w 1/2 w'w + lambda1 var - lambda2 mean + C sum_i max(0, 1 - y_i w'phi(x_i))``
@@ -349,8 +373,7 @@ class LDM(BaseSVMClassifier):
         return "asgd" if self.kernel == "linear" and m > _AUTO_ASGD_ROWS else "cd"
 
     def _prepare_fit(self, X):
-        gamma = "scale" if self.gamma is None else self.gamma
-        self._gamma = resolve_gamma(gamma, X, self.kernel)
+        self._resolve_gamma(X)
         if self.solver == "asgd" and self.kernel != "linear":
             raise ValueError(f"solver='asgd' is Algorithm 2, for kernel='linear' only; "
                              f"got kernel={self.kernel!r} (use solver='cd')")
@@ -497,11 +520,7 @@ class LDM(BaseSVMClassifier):
 
     # -- fitted model --------------------------------------------------------
     def _set_fitted(self, results, X):
-        if self.kernel == "linear":
-            LinearModelMixin._set_fitted(self, results, X)
-            self.n_kernel_evals_ = int(sum(r["n_kernel_evals"] for r in results))
-        else:
-            KernelExpansionMixin._set_fitted(self, results, X)
+        self._set_model(results, X, int(sum(r["n_kernel_evals"] for r in results)))
         if "beta" in results[0]:
             betas = [r["beta"] for r in results]
             self.beta_ = betas[0] if len(results) == 1 else betas
@@ -509,14 +528,6 @@ class LDM(BaseSVMClassifier):
         if "eta0" in results[0]:
             self.eta0_ = np.array([r["eta0"] for r in results])
         self._train_f = results[0]["f"] if len(results) == 1 else None
-
-    def _decision_values(self, X):
-        if self.kernel == "linear":
-            return LinearModelMixin._decision_values(self, X)
-        return KernelExpansionMixin._decision_values(self, X)
-
-    def _kernel_args(self):
-        return KernelExpansionMixin._kernel_args(self)
 
     def margins(self, X, y):
         """y_i f(x_i) on any data of a binary fit (y in ``classes_``; +1 for

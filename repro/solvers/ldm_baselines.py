@@ -31,12 +31,11 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC, LinearSVC
 from sklearn.utils._param_validation import Interval
 
-from ._kernel_model import KERNEL_PARAMETER_CONSTRAINTS, KernelExpansionMixin, resolve_gamma
+from ._kernel_model import KERNEL_PARAMETER_CONSTRAINTS, resolve_gamma
 from .._kernels.kernels import kernel_matrix
-from ._linear_model import LinearModelMixin
 from ._validation import as_rows_input, kernel_params
 from .base import BaseSVMClassifier, shared_constraints
-from .ldm import LDM
+from .ldm import LDM, LinearOrKernelMixin
 
 _GAMMA = KERNEL_PARAMETER_CONSTRAINTS["gamma"] + [None]
 
@@ -104,7 +103,7 @@ class ASGDSVM(LDM):
         self.history_every = history_every
 
 
-class SVM(BaseSVMClassifier):
+class SVM(LinearOrKernelMixin, BaseSVMClassifier):
     """The paper's "SVM": LIBSVM for kernels, LIBLINEAR for the linear kernel.
 
     Parameters
@@ -152,7 +151,7 @@ class SVM(BaseSVMClassifier):
         self.history_every = history_every
 
     def _prepare_fit(self, X):
-        self._gamma = resolve_gamma("scale" if self.gamma is None else self.gamma, X, self.kernel)
+        self._resolve_gamma(X)
 
     def _fit_binary(self, X, y, history):
         if self.kernel == "linear":
@@ -186,22 +185,10 @@ class SVM(BaseSVMClassifier):
         return inner._fit_cd(X, y, history)
 
     def _set_fitted(self, results, X):
-        if self.kernel == "linear":
-            LinearModelMixin._set_fitted(self, results, X)
-            self.n_kernel_evals_ = 0
-        else:
-            KernelExpansionMixin._set_fitted(self, results, X)
-
-    def _decision_values(self, X):
-        if self.kernel == "linear":
-            return LinearModelMixin._decision_values(self, X)
-        return KernelExpansionMixin._decision_values(self, X)
-
-    def _kernel_args(self):
-        return KernelExpansionMixin._kernel_args(self)
+        self._set_model(results, X)
 
 
-class MAMC(BaseSVMClassifier):
+class MAMC(LinearOrKernelMixin, BaseSVMClassifier):
     """Maximal Average Margin Classifier (Pelckmans, Suykens, De Moor, NIPS 2007).
 
     The MAM principle maximises the average margin (1/m) sum_i y_i f(x_i) over
@@ -247,7 +234,7 @@ class MAMC(BaseSVMClassifier):
         self.history_every = history_every
 
     def _prepare_fit(self, X):
-        self._gamma = resolve_gamma("scale" if self.gamma is None else self.gamma, X, self.kernel)
+        self._resolve_gamma(X)
 
     def _fit_binary(self, X, y, history):
         m = len(y)
@@ -261,8 +248,6 @@ class MAMC(BaseSVMClassifier):
         return result
 
     _set_fitted = SVM._set_fitted
-    _decision_values = SVM._decision_values
-    _kernel_args = SVM._kernel_args
 
 
 class _Unavailable(BaseSVMClassifier):
@@ -298,7 +283,7 @@ def project_simplex(v):
     return np.maximum(v - css[rho] / (rho + 1), 0.0)
 
 
-class KMOMD(BaseSVMClassifier):
+class KMOMD(LinearOrKernelMixin, BaseSVMClassifier):
     """KM-OMD (Aiolli, Da San Martino, Sperduti, ICANN 2008): the margin
     distribution as a game between the two classes.
 
@@ -353,7 +338,7 @@ class KMOMD(BaseSVMClassifier):
         self.history_every = history_every
 
     def _prepare_fit(self, X):
-        self._gamma = resolve_gamma("scale" if self.gamma is None else self.gamma, X, self.kernel)
+        self._resolve_gamma(X)
 
     def _fit_binary(self, X, y, history):
         m = len(y)
@@ -413,5 +398,3 @@ class KMOMD(BaseSVMClassifier):
         return result
 
     _set_fitted = SVM._set_fitted
-    _decision_values = SVM._decision_values
-    _kernel_args = SVM._kernel_args
