@@ -257,3 +257,20 @@ def test_shrinking_and_order_do_not_change_the_optimum(kernel):
             assert model.converged_
             duals.append(O.ldm_dual(model.beta_, G, y, 2**-4, 2**-4))
     assert np.ptp(duals) <= 1e-9 * abs(duals[0])
+
+
+def test_the_factorisation_caches_hold_every_pair_of_a_one_vs_one_grid(monkeypatch):
+    # one-vs-one visits each pair at every grid point: with the caches bounded
+    # by bytes, a second pass over the grid computes no eigendecomposition
+    from repro.solvers import ldm as ldm_module
+
+    X, y = data(m=90, d=4, seed=2)
+    y = np.repeat([0, 1, 2, 3, 4], 18)
+    calls = []
+    real = np.linalg.eigh
+    monkeypatch.setattr(ldm_module.np.linalg, "eigh", lambda A: calls.append(1) or real(A))
+    G = np.exp(-((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
+    model = LDM(kernel="precomputed", lambda1=2**-3, random_state=0)
+    for lambda2 in (2**-8, 2**-4):
+        model.set_params(lambda2=lambda2).fit(G, y)
+    assert len(calls) == 10  # one per pair (5 classes), on the first grid point only

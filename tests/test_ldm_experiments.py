@@ -9,6 +9,7 @@ import scipy.sparse as sp
 from repro.experiments import TableRun, run_job, table_spec
 from repro.experiments import ldm as L
 from repro.experiments import ldm_report as R
+from repro.kernels import squared_distances
 
 
 def test_the_grids_are_the_papers_in_the_tie_rules_order():
@@ -38,6 +39,35 @@ def test_scaling_is_fitted_on_the_training_part_and_sparse_stays_sparse():
 def test_delta_is_the_mean_distance_between_distinct_instances():
     X = np.array([[0.0, 0.0], [3.0, 4.0], [0.0, 0.0]])
     assert L.mean_distance(X) == pytest.approx((5 + 5 + 0) * 2 / 6)
+
+
+@pytest.mark.parametrize("kernel", ["linear", "rbf"])
+def test_the_grid_warm_starts_ldm_and_scores_it_as_cold_fits_do(kernel):
+    # three classes (one-vs-one warm-starts each pair); the scores of a grid
+    # fitted from the previous point's beta equal those of cold fits
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(90, 4))
+    y = np.repeat([0, 1, 2], 30)
+    X[:, 0] += y
+    full = L.PROTOCOLS["full"]
+    points = [p for p in L.grid("LDM", kernel, full) if p.get("width_factor", 1.0) in (0.5, 1.0)][::7]
+    hook = L.ScoreGrid("LDM", kernel)
+    fit, val = np.arange(90) % 3 != 0, np.arange(90) % 3 == 0
+    warm = hook(X[fit], y[fit], X[val], y[val], points)
+    cold = []
+    for p in points:
+        Xf, Xv = L.scale01(X[fit], X[val])
+        if kernel == "rbf":
+            w = p["width_factor"] * L.mean_distance(Xf)
+            Xf, Xv = L.rbf(squared_distances(Xf, Xf), w), L.rbf(squared_distances(Xv, Xf), w)
+        model = L.make_estimator("LDM", kernel, p, int(fit.sum()))
+        cold.append(np.mean(model.fit(Xf, y[fit]).predict(Xv) == y[val]))
+    np.testing.assert_array_equal(warm, cold)
+    first = L.make_estimator("LDM", kernel, points[0], 60)
+    assert L._warm_started(L.make_estimator("LDM", kernel, points[1], 60), first) is first
+    assert first.warm_start and first.C == points[1]["C"]
+    svc = L.make_estimator("SVM", kernel, {"C": 10.0}, 60)
+    assert L._warm_started(svc, first) is svc  # only LDM's CD is warm-started
 
 
 @pytest.mark.parametrize("table, dataset", [("ldm_table2", "planning-relax"), ("ldm_table3", "heart"),

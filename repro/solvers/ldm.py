@@ -53,16 +53,29 @@ from .base import BaseSVMClassifier, shared_constraints
 
 # Eigendecompositions of Gram matrices kept for the next fits (a grid over
 # lambda1, lambda2 and C on one fold reuses one). Keyed by a hash of the Gram
-# matrix's bytes (O(m^2), negligible beside the O(m^3) it saves); at most
-# _EIGH_KEEP entries, and none for m > _EIGH_MAX_M (V alone would take
-# 8 m^2 bytes: 200 MB at m = 5000).
+# matrix's bytes (O(m^2), negligible beside the O(m^3) it saves); none for
+# m > _EIGH_MAX_M (V alone would take 8 m^2 bytes: 200 MB at m = 5000).
+# And the R of the Gram form per (G, y, lambda1): the lambda2 x C grid of one
+# lambda1 then pays no O(m^3) at all. Both are bounded by bytes, not by a
+# count: one-vs-one visits every pair of classes at each grid point (vehicle:
+# 6 pairs), so a cache of a few entries was emptied at every point and paid
+# an eigh per pair and point; _CACHE_BYTES holds every pair of a fold.
 _EIGH_CACHE = OrderedDict()
-_EIGH_KEEP = 4
-# and the R of the Gram form per (G, y, lambda1): the lambda2 x C grid of one
-# lambda1 then pays no O(m^3) at all
 _R_CACHE = OrderedDict()
-_R_KEEP = 2
+_CACHE_BYTES = 256 * 2**20
 _EIGH_MAX_M = 4000
+
+
+def _cache_put(cache, key, value):
+    """Keep ``value`` (an array or a tuple of arrays) under ``key``, dropping
+    the least recently used entries beyond _CACHE_BYTES."""
+    cache[key] = value
+    cache.move_to_end(key)
+
+    def size(v):
+        return sum(a.nbytes for a in v) if isinstance(v, tuple) else v.nbytes
+    while len(cache) > 1 and sum(size(v) for v in cache.values()) > _CACHE_BYTES:
+        cache.popitem(last=False)
 
 # The linear kernel is solved in the primal form (P = X, R = X S^-1, O(d) per
 # coordinate) while d <= m and d is at most this; above it, S (d x d) is too
@@ -109,9 +122,7 @@ def _gram_eigh(G, key=None):
     with _blas_for(m):
         s, V = np.linalg.eigh(G)
     if m <= _EIGH_MAX_M:
-        _EIGH_CACHE[key] = (s, V)
-        while len(_EIGH_CACHE) > _EIGH_KEEP:
-            _EIGH_CACHE.popitem(last=False)
+        _cache_put(_EIGH_CACHE, key, (s, V))
     return s, V
 
 
@@ -142,9 +153,7 @@ def kernel_update_rows(G, y, lambda1):
         R = np.ascontiguousarray(Binv + (c / den) * np.outer(z, w))
     if m <= _EIGH_MAX_M:
         R.setflags(write=False)  # shared between fits
-        _R_CACHE[rkey] = R
-        while len(_R_CACHE) > _R_KEEP:
-            _R_CACHE.popitem(last=False)
+        _cache_put(_R_CACHE, rkey, R)
     return R
 
 
