@@ -3,8 +3,6 @@
 repro.experiments.ldm_figures."""
 from __future__ import annotations
 
-import io
-
 import numpy as np
 import pandas as pd
 
@@ -13,7 +11,7 @@ from ..tables import compare, misses_markdown, to_markdown
 from . import TableOutput
 from . import ldm as L
 from . import ldm_figures as F
-from .report import statuses
+from .report import png_bytes, statuses
 
 SIZE_METRICS = {"n_instances": "n_samples", "n_features": "n_features"}
 
@@ -75,15 +73,6 @@ def _size(records, name):
 
 
 # ------------------------------------------------------------------ figures
-def _png(fig) -> bytes:
-    import matplotlib.pyplot as plt
-
-    out = io.BytesIO()
-    fig.savefig(out, format="png", dpi=110, metadata={"Software": None})  # no version: stable bytes
-    plt.close(fig)
-    return out.getvalue()
-
-
 def _pyplot():
     import matplotlib
     matplotlib.use("Agg")
@@ -157,7 +146,7 @@ def figure1(records: pd.DataFrame, table_run) -> TableOutput:
                           "generally lies on the right side' (the right side read as a larger median margin)."),
         to_markdown(counts.reset_index() if len(claims) else counts, title="How often they hold"),
     ]))
-    return TableOutput(summary, md, figures={"png": _png(fig)})
+    return TableOutput(summary, md, figures={"png": png_bytes(fig, dpi=110)})
 
 
 def figure2(records: pd.DataFrame, table_run) -> TableOutput:
@@ -197,7 +186,7 @@ def figure2(records: pd.DataFrame, table_run) -> TableOutput:
         to_markdown(capped[["paper_dataset", "method", "seconds"]], title="Runs stopped at the cap")
         if len(capped) else "",
     ]))
-    return TableOutput(records, md, figures={"png": _png(fig)})
+    return TableOutput(records, md, figures={"png": png_bytes(fig, dpi=110)})
 
 
 def _short_sets(records) -> str:
@@ -248,4 +237,4 @@ def figure3(records: pd.DataFrame, table_run) -> TableOutput:
                           "accuracy at its own CV choice. The paper: 'the performance of LDM is not very "
                           "sensitive to the setting of the parameters'. Figure: ldm_figure3.png."),
     ]))
-    return TableOutput(records, md, figures={"png": _png(fig)})
+    return TableOutput(records, md, figures={"png": png_bytes(fig, dpi=110)})

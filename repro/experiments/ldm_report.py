@@ -10,11 +10,10 @@ the CV grid ties.
 """
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from .. import published
-from ..tables import compare, misses_markdown, not_run, to_markdown
+from ..tables import compare, misses_markdown, to_markdown
 from . import TableOutput
 from . import ldm as L
 from .report import partial_sets_markdown, split_by_completeness, split_means, statuses

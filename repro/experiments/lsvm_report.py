@@ -8,8 +8,6 @@ one-sided tolerances of repro.tolerances).
 """
 from __future__ import annotations
 
-import io
-
 import numpy as np
 import pandas as pd
 
@@ -17,6 +15,7 @@ from .. import published
 from ..tables import compare, misses_markdown, not_run, to_markdown
 from . import TableOutput
 from . import lsvm as L
+from .report import png_bytes
 
 # claims.csv quantity -> the convergence record column that reproduces it
 CONVERGENCE_CLAIMS = {
@@ -131,10 +130,7 @@ def convergence_figure(records: pd.DataFrame) -> bytes:
         ax.set_ylim(bottom=1e-16)
         ax.legend(fontsize=7)
     fig.tight_layout()
-    out = io.BytesIO()
-    fig.savefig(out, format="png", dpi=110, metadata={"Software": None})  # no version: stable bytes
-    plt.close(fig)
-    return out.getvalue()
+    return png_bytes(fig, dpi=110)
 
 
 def convergence(records: pd.DataFrame, table_run) -> TableOutput:

@@ -12,8 +12,6 @@ every model's relative gap to the reference optimum and its test accuracy.
 """
 from __future__ import annotations
 
-import io
-
 import numpy as np
 import pandas as pd
 
@@ -21,6 +19,7 @@ from .. import published
 from ..tables import compare, misses_markdown, to_markdown
 from . import TableOutput
 from . import nesvm as N
+from .report import png_bytes
 
 FIG4_C = 1.0
 # claim id (claims.csv) -> (row label, metric, scope); the metrics differ so
@@ -305,10 +304,7 @@ def figure(shown: pd.DataFrame) -> bytes:
            title=f"Fig. 4: against the set, C = {FIG4_C:g}")
     ax.legend(fontsize=6)
     fig.tight_layout()
-    out = io.BytesIO()
-    fig.savefig(out, dpi=100, format="png", metadata={"Software": None})
-    plt.close(fig)
-    return out.getvalue()
+    return png_bytes(fig)
 
 
 def images(records: pd.DataFrame, table_run) -> TableOutput:
@@ -489,10 +485,7 @@ def convergence_figure(records: pd.DataFrame, summary: pd.DataFrame) -> bytes:
         ax.set(xscale="log", yscale="log", xlabel="k", ylabel="gap", title=name)
         ax.legend(fontsize=7)
     fig.tight_layout()
-    out = io.BytesIO()
-    fig.savefig(out, dpi=100, format="png", metadata={"Software": None})
-    plt.close(fig)
-    return out.getvalue()
+    return png_bytes(fig)
 
 
 # ------------------------------------------------------------------ readings (nesvm_readings)

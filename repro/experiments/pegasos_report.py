@@ -13,8 +13,6 @@ from the layer.
 """
 from __future__ import annotations
 
-import io
-
 import numpy as np
 import pandas as pd
 
@@ -22,6 +20,7 @@ from .. import datasets, published
 from ..tables import OTHER_DATA, UNAVAILABLE, compare, misses_markdown, not_run, to_markdown
 from . import TableOutput
 from . import pegasos as PG
+from .report import png_bytes
 
 # claim id (paper_tables/published/claims.csv) -> (method, metric) of its cell.
 # "200 iterations took 9.2 CPU seconds, the objective value was 0.3% higher":
@@ -338,7 +337,4 @@ def figure(gaps: pd.DataFrame, records: pd.DataFrame) -> bytes:
         bottom.set_ylim(lo * 0.95, lo + max(3.0, 0.5 * lo))  # the early iterates' errors run off the top
         top.legend(fontsize=7)
     fig.tight_layout()
-    out = io.BytesIO()
-    fig.savefig(out, dpi=100, format="png", metadata={"Software": None})  # no version: stable bytes
-    plt.close(fig)
-    return out.getvalue()
+    return png_bytes(fig)

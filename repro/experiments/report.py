@@ -110,3 +110,17 @@ def banner(table_run) -> str:
     run's note (e.g. which sets were skipped)."""
     profile = f"Profile: {table_run.profile}.\n\n" if table_run.profile != "full" else ""
     return profile + (f"{table_run.note}\n\n" if table_run.note else "")
+
+
+def png_bytes(fig, dpi: int = 100) -> bytes:
+    """A figure's PNG (closed after): no Software metadata, so the bytes do
+    not change with matplotlib's version and a rebuilt figure of the same
+    records is the same file."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    out = io.BytesIO()
+    fig.savefig(out, format="png", dpi=dpi, metadata={"Software": None})
+    plt.close(fig)
+    return out.getvalue()
