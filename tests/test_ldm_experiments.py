@@ -64,8 +64,10 @@ def test_the_grid_warm_starts_ldm_and_scores_it_as_cold_fits_do(kernel):
         cold.append(np.mean(model.fit(Xf, y[fit]).predict(Xv) == y[val]))
     np.testing.assert_array_equal(warm, cold)
     first = L.make_estimator("LDM", kernel, points[0], 60)
-    assert L._warm_started(L.make_estimator("LDM", kernel, points[1], 60), first) is first
-    assert first.warm_start and first.C == points[1]["C"]
+    second = L.make_estimator("LDM", kernel, points[1], 60)
+    assert L._warm_started(second, first) is second and not second.warm_start  # nothing fitted yet
+    first.fit(Xf, y[fit])  # the last point's matrix (a Gram matrix for rbf)
+    assert L._warm_started(second, first).warm_start and second._warm_state is first._warm_state
     svc = L.make_estimator("SVM", kernel, {"C": 10.0}, 60)
     assert L._warm_started(svc, first) is svc  # only LDM's CD is warm-started
 

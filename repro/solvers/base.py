@@ -82,6 +82,7 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn import get_config
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
@@ -282,7 +283,8 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        self._validate_params()
+        if not get_config()["skip_parameter_validation"]:  # as scikit-learn's _fit_context
+            self._validate_params()
         precomputed = self._precomputed()
         X, y = validate_data(
             self, X, y, accept_sparse=False if precomputed else "csr", dtype=np.float64, order="C",
