@@ -16,6 +16,7 @@ class Tolerance:
     kind: str
     value: float
     why: str
+    unit: str = ""   # of an "abs" value in the page's words, e.g. " points" for percentages
 
     def accepts(self, published: float, reproduced: float) -> bool:
         if math.isnan(published) or math.isnan(reproduced):
@@ -39,7 +40,9 @@ class Tolerance:
                      "at_least": "at least the published value"}
         if self.kind in one_sided:
             return one_sided[self.kind]
-        return f"within {self.value:g} points" if self.kind == "abs" else f"within a factor of {self.value:g}"
+        if self.kind == "abs":
+            return "exact" if self.value == 0 else f"within {self.value:g}{self.unit}"
+        return f"within a factor of {self.value:g}"
 
 
 TOLERANCES = {
@@ -47,9 +50,9 @@ TOLERANCES = {
     ("gs_svm", "accuracy_percent"): Tolerance(
         "abs", 3.0,
         "10-fold CV accuracy: fold assignment, scaling and tie-breaking in model selection "
-        "are not published; on sets of 100-300 rows one test point is 0.3-1 point."),
+        "are not published; on sets of 100-300 rows one test point is 0.3-1 point.", " points"),
     ("gs_svm", "mean_accuracy_percent"): Tolerance(
-        "abs", 3.0, "mean of the accuracy column, same reasons as the cells."),
+        "abs", 3.0, "mean of the accuracy column, same reasons as the cells.", " points"),
     ("gs_svm", "kernel_evals_1e6"): Tolerance(
         "factor", 2.0,
         "kernel-evaluation counts depend on counting conventions, visiting order and, for "
@@ -71,7 +74,7 @@ TOLERANCES = {
         "mean test accuracy (a fraction) over 30 random half/half partitions: the partitions, "
         "the scaling and the tie rule of the CV grid are not published, and several sets differ "
         "from the authors' versions (Table 1's sizes); 0.02 is about one published standard "
-        "deviation on most sets."),
+        "deviation on most sets.", " (accuracy as a fraction)"),
     ("ldm", "n_instances"): Tolerance(
         "abs", 0.0, "Table 1's #Instance is a count of the set's rows: exact, or another version of the set."),
     ("ldm", "n_features"): Tolerance(
