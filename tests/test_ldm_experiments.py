@@ -302,3 +302,19 @@ def test_the_full_run_tables_when_present(table):
     wins, losses = int((ldm.marker_ours == "better").sum()), int((ldm.marker_ours == "worse").sum())
     if len(ldm):  # a run cut short before any set completed has no w/t/l of its own yet
         assert f"| LDM | SVM | ours ({len(ldm)} sets) | {wins}/{len(ldm) - wins - losses}/{losses} |" in page
+
+
+def test_the_verdict_paragraph_counts_what_the_tests_and_the_agreement_say():
+    tests = pd.DataFrame({"dataset": ["a", "b", "c", "a", "b", "c"],
+                          "method": ["LDM"] * 3 + ["SVM (no bias)"] * 3,
+                          "outcome": ["win", "win", "tie", "win", "tie", "tie"]})
+    evidence = pd.DataFrame({"dataset": ["a", "b", "c"], "method": "LDM", "agreement": [1.0, 0.95, 0.995],
+                             "ties": [100.0, 20.0, 30.0], "grid": 147, "vs_no_bias": ["tie", "win", "tie"]})
+    pub = pd.DataFrame({"dataset": "LDM: w/t/l", "method": "SVM", "metric": ["wins", "ties", "losses"],
+                        "value": [12.0, 8.0, 0.0]})
+    text = R.verdict_markdown(tests, evidence, pub)
+    assert "better than SVM on 12 of 20 sets, worse on 0" in text
+    assert "significantly better than SVM on 2, tied on 1, worse on 0" in text
+    assert "on 1 of LDM's 2 wins it wins too" in text
+    assert "better on 1, worse on 0, tied on 2" in text
+    assert "at least 99 % of the test points on 2 of 3 sets" in text and "on 50 of 147 grid points" in text
