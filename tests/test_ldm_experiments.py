@@ -318,3 +318,11 @@ def test_the_verdict_paragraph_counts_what_the_tests_and_the_agreement_say():
     assert "on 1 of LDM's 2 wins it wins too" in text
     assert "better on 1, worse on 0, tied on 2" in text
     assert "at least 99 % of the test points on 2 of 3 sets" in text and "on 50 of 147 grid points" in text
+
+
+def test_the_capped_fits_are_counted_per_method():
+    records = pd.DataFrame({"method": ["SVM", "SVM", "LDM"], "n_fits": [16, 16, 736],
+                            "n_unconverged_fits": [4, 0, 7]})
+    table = R.unconverged_table(records).set_index("method")
+    assert table.loc["SVM", "fits"] == 32 and table.loc["SVM", "capped"] == 4
+    assert table.loc["SVM", "fraction"] == 0.125 and table.loc["LDM", "capped"] == 7
