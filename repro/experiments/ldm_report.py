@@ -103,7 +103,7 @@ def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> Ta
                           "identical). ties: mean number of grid points sharing the best inner CV score "
                           "(the first in grid order is taken). vs_no_bias: the t-test of the reading "
                           "against SVM (no bias)."),
-        to_markdown(unconverged_table(complete), title="Fits stopped at their iteration cap",
+        to_markdown(unconverged_table(complete).round(4), title="Fits stopped at their iteration cap",
                     notes="Over every fit of the CV grids and the refits (n_fits): those that ended with a "
                           "ConvergenceWarning. SVM is LIBLINEAR's dual CD (scikit-learn's LinearSVC, "
                           "max_iter 10,000, tol 1e-3) or LIBSVM, LDM the dual CD of Algorithm 1 "
