@@ -276,6 +276,8 @@ def test_quick_accuracy_against_the_published_tables(quick_records, kernel, buil
 
 @pytest.mark.parametrize("kernel", ["linear", "rbf"])
 def test_ldm_is_never_significantly_worse_than_svm_on_what_was_run(quick_records, kernel):
+    """On the quick profile's two partitions a t-test has little power: the
+    full run judges the claim (test_..._in_the_full_run below)."""
     _, records = quick_records
     tests = R.ttests(records[kernel])
     ldm = tests[tests.method == "LDM"]
@@ -302,6 +304,27 @@ def test_the_full_run_tables_when_present(table):
     wins, losses = int((ldm.marker_ours == "better").sum()), int((ldm.marker_ours == "worse").sum())
     if len(ldm):  # a run cut short before any set completed has no w/t/l of its own yet
         assert f"| LDM | SVM | ours ({len(ldm)} sets) | {wins}/{len(ldm) - wins - losses}/{losses} |" in page
+
+
+@pytest.mark.parametrize("table", ["ldm_table2", "ldm_table3", "ldm_table4"])
+def test_ldm_is_never_significantly_worse_than_svm_in_the_full_run(table):
+    """The paper's claim (no circle in the LDM column) on the committed full
+    run: where our paired t-test finds LDM worse, the claim does not hold here,
+    and the test says so as an expected failure naming the sets (the page's
+    verdict paragraph gives the evidence) rather than passing or hiding it."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "paper_tables" / f"{table}.csv"
+    if not path.exists():
+        pytest.skip(f"{path.name}: no full run committed")
+    out = pd.read_csv(path, keep_default_na=False)
+    ldm = out[(out.method == "LDM") & (out.reproduced != "")]
+    assert len(ldm), "a committed full table with no complete set"
+    worse = sorted(ldm.loc[ldm.marker_ours == "worse", "dataset"])
+    if worse:
+        pytest.xfail(f"{table}: LDM significantly worse than SVM on {', '.join(worse)} (paired t-test "
+                     "over the partitions): the paper's 'never worse' does not hold in our full run; "
+                     "the page's verdict paragraph sets LDM beside the bias-free SVM there")
 
 
 def test_the_verdict_paragraph_counts_what_the_tests_and_the_agreement_say():
