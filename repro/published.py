@@ -103,3 +103,14 @@ def load(table_id: str, *, raw: bool = False) -> pd.DataFrame:
         except (ValueError, TypeError) as exc:
             raise ValueError(f"{path}: column {name!r} holds a non-numeric entry: {exc}") from exc
     return df
+
+
+def claim_values(paper: str, claim_ids) -> pd.Series:
+    """The published values of ``paper``'s ``claim_ids`` in claims.csv, by
+    claim id; a ValueError naming any the file lacks."""
+    claims = load("claims")
+    claims = claims[(claims.paper == paper) & claims.claim_id.isin(list(claim_ids))].set_index("claim_id")
+    missing = sorted(set(claim_ids) - set(claims.index))
+    if missing:
+        raise ValueError(f"claims.csv lacks {paper} claims {missing}")
+    return claims["value"]

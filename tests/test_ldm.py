@@ -274,3 +274,15 @@ def test_the_factorisation_caches_hold_every_pair_of_a_one_vs_one_grid(monkeypat
     for lambda2 in (2**-8, 2**-4):
         model.set_params(lambda2=lambda2).fit(G, y)
     assert len(calls) == 10  # one per pair (5 classes), on the first grid point only
+
+
+def test_start_from_another_fit_is_the_warm_start_of_that_fit():
+    X, y = data(m=80, d=5, seed=3)
+    kw = dict(kernel="rbf", gamma=1.0, lambda1=2**-3, tol=1e-6, max_iter=10**5, random_state=0)
+    first = LDM(C=10.0, **kw).fit(X, y)
+    handed = LDM(C=50.0, **kw).start_from(first).fit(X, y)
+    own = LDM(C=10.0, warm_start=True, **kw).fit(X, y)
+    own.set_params(C=50.0).fit(X, y)
+    assert handed.n_iter_ == own.n_iter_
+    np.testing.assert_array_equal(handed.decision_function(X), own.decision_function(X))
+    assert not LDM(**kw).start_from(LDM(**kw)).warm_start  # an unfitted estimator hands nothing

@@ -116,15 +116,22 @@ def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> Ta
     return TableOutput(comparison, md)
 
 
+def published_wtl(pub: pd.DataFrame):
+    """The paper's w/t/l row of LDM against SVM as {'wins', 'ties', 'losses'}
+    counts, or None where the table prints none."""
+    printed = pub[(pub.dataset == "LDM: w/t/l") & (pub.method == BASELINE)].set_index("metric")["value"]
+    keys = ("wins", "ties", "losses")
+    return {k: int(printed[k]) for k in keys} if set(keys) <= set(printed.index) else None
+
+
 def win_tie_loss_rows(tests: pd.DataFrame, pub: pd.DataFrame, records: pd.DataFrame) -> pd.DataFrame:
     """Our w/t/l of LDM (each reading) against SVM and against SVM (no bias),
     beside the paper's LDM row."""
-    printed = pub[(pub.dataset == "LDM: w/t/l") & (pub.method == BASELINE)].set_index("metric")["value"]
+    printed = published_wtl(pub)
     rows = []
-    if len(printed):
-        rows.append({"method": "LDM", "against": BASELINE,
-                     "source": f"published ({int(printed[['wins', 'ties', 'losses']].sum())} sets)",
-                     "w/t/l": "/".join(str(int(printed[k])) for k in ("wins", "ties", "losses"))})
+    if printed:
+        rows.append({"method": "LDM", "against": BASELINE, "source": f"published ({sum(printed.values())} sets)",
+                     "w/t/l": "/".join(str(v) for v in printed.values())})
     for method in L.LDM_READINGS:
         for against in (BASELINE, "SVM (no bias)"):
             t = (paired_comparison(records, method, against, score="test_accuracy", by="paper_dataset")
@@ -156,10 +163,10 @@ def evidence_table(records: pd.DataFrame) -> pd.DataFrame:
 def verdict_markdown(tests: pd.DataFrame, evidence: pd.DataFrame, pub: pd.DataFrame) -> str:
     """The evidence on "LDM beats SVM" in one paragraph, every number computed
     from the t-tests and the agreement table of this page (LDM as printed)."""
-    printed = pub[(pub.dataset == "LDM: w/t/l") & (pub.method == BASELINE)].set_index("metric")["value"]
-    paper = (f"the paper: LDM significantly better than SVM on {int(printed['wins'])} of "
-             f"{int(printed[['wins', 'ties', 'losses']].sum())} sets, worse on {int(printed['losses'])}"
-             if len(printed) == 3 else "the paper's row is not printed for this table")
+    printed = published_wtl(pub)
+    paper = (f"the paper: LDM significantly better than SVM on {printed['wins']} of "
+             f"{sum(printed.values())} sets, worse on {printed['losses']}"
+             if printed else "the paper's row is not printed for this table")
     if tests.empty or "LDM" not in set(tests.method):
         return f"# Verdict on 'LDM beats SVM'\n\nNo set complete yet ({paper}).\n"
 

@@ -35,17 +35,6 @@ CLAIMS = {"nesvm_fastest_below_n": ("NESVM fastest below n", "n_train_nesvm_fast
                         "sets_nesvm_pegasos_least_sensitive_fraction", "grid")}
 
 
-def published_claims(ids) -> pd.Series:
-    """The published values of claims.csv's ``ids`` (this paper's), by id;
-    a ValueError naming any it lacks."""
-    claims = published.load("claims")
-    claims = claims[(claims.paper == N.PAPER) & claims.claim_id.isin(list(ids))].set_index("claim_id")
-    missing = sorted(set(ids) - set(claims.index))
-    if missing:
-        raise ValueError(f"claims.csv lacks {missing}")
-    return claims["value"]
-
-
 # the verdict vocabulary of repro.tables, said as a claim's outcome
 HOLDS, FAILS, UNTESTABLE = "holds", "does not hold", "cannot be tested here"
 
@@ -64,8 +53,7 @@ def with_gaps(records: pd.DataFrame) -> pd.DataFrame:
     its tolerance stopped above LIBSVM's and SVM-Light's primal: gaps to it
     were negative.)"""
     keys = ["set_id", "C"]
-    primal = records["primal"].where(records["primal"] == records["primal"], np.inf)
-    candidates = pd.concat([records[keys].assign(value=primal, by=records["method"]),
+    candidates = pd.concat([records[keys].assign(value=records["primal"].fillna(np.inf), by=records["method"]),
                             records[keys].assign(value=records["ref_primal"].fillna(np.inf),
                                                  by=f"SMO (tol {N.REF_TOL:g}, reference)")])
     best = candidates.sort_values("value", kind="stable").drop_duplicates(keys).set_index(keys)
@@ -170,7 +158,7 @@ def claim_verdict(verdict: str) -> str:
 
 
 def claims_comparison(records: pd.DataFrame, table_run) -> pd.DataFrame:
-    values = published_claims(CLAIMS)
+    values = published.claim_values(N.PAPER, CLAIMS)
     label = f"Adult sets 1-{max(N.ADULT_SETS)}, C={FIG4_C:g}"
     grid_label = f"Adult sets 1-{max(N.ADULT_SETS)}, C grid"
     labels = {c: (label if scope == "C" else grid_label, name, metric)
@@ -429,7 +417,7 @@ def convergence_summary(records: pd.DataFrame) -> pd.DataFrame:
 def convergence_comparison(records: pd.DataFrame) -> tuple:
     """(the Theorem 4 cells against the paper, with verdicts; the summary)."""
     summary = convergence_summary(records)
-    values = published_claims([c for _, c in THEOREM4.values()])
+    values = published.claim_values(N.PAPER, [c for _, c in THEOREM4.values()])
     pub = pd.DataFrame([{"dataset": d, "method": label, "metric": metric, "value": values[c]}
                         for d in summary["dataset"] for metric, (label, c) in THEOREM4.items()])
     cells = pd.DataFrame([{"dataset": r["dataset"], "method": THEOREM4[metric][0], "metric": metric,

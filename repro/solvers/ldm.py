@@ -538,6 +538,18 @@ class LDM(LinearOrKernelMixin, BaseSVMClassifier):
             self.eta0_ = np.array([r["eta0"] for r in results])
         self._train_f = results[0]["f"] if len(results) == 1 else None
 
+    def start_from(self, fitted):
+        """Start the next fit from ``fitted``'s last solution: its beta (one per
+        pair of classes) when ``fitted`` is an LDM fitted by coordinate descent
+        on the same labels, as ``warm_start=True`` does with this estimator's
+        own. Sets ``warm_start``; returns self. A grid hands each point the
+        previous point's fit this way (cheaper than re-parameterising one
+        estimator with set_params)."""
+        state = getattr(fitted, "_warm_state", None)
+        if state is not None:
+            self.warm_start, self._warm_state = True, state
+        return self
+
     def margins(self, X, y):
         """y_i f(x_i) on any data of a binary fit (y in ``classes_``; +1 for
         ``classes_[1]``), for cumulative margin distributions (Figure 1)."""
