@@ -70,7 +70,7 @@ from .timing import MACHINE_COLUMNS, interleaved_best_of, machine_record
 
 PAPER = "lsvm"
 NU = "1/m"                   # the authors' code's default (see the module docstring)
-TOL, MAX_ITER = 1e-5, 100    # the authors' code's defaults (the estimator's too)
+TOL, MAX_ITER = 1e-5, 100    # the authors' code's defaults (the estimator's tol; its max_iter is 10,000)
 STAR_TOL, STAR_MAX_ITER = 1e-15, 20_000   # u*: a long, tight run
 # below this multiple of ||Q u*|| the distance is within reach of u*'s own error
 # (its last step is ~1e-15, times up to 1/(1 - rate) in the Q-norm) and of

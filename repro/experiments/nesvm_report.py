@@ -517,8 +517,11 @@ def readings(records: pd.DataFrame, table_run) -> TableOutput:
              if first is not None else "no records")
     md = to_markdown(table, title="NESVM: the paper's printed readings against the alternatives",
                      notes=f"On {where}. 'printed' is Section IV's default; 'alternative' the other "
-                           "reading (repro.solvers.NESVM's docstring). prox_center and homotopy_restart act only "
-                           "in Algorithm 2, so both of their variants run it (mu0 = 10 mu). seconds: best of "
+                           "reading (repro.solvers.NESVM's docstring). options: on top of Section IV's "
+                           "printed readings, passed by name (repro.solvers.nesvm.PRINTED_READINGS; "
+                           "'defaults': those alone, not the estimator's defaults). prox_center and "
+                           "homotopy_restart act only in Algorithm 2, so both of their variants run it "
+                           "(mu0 = 10 mu). seconds: best of "
                            f"{int(records.repeat.max()) if len(records) else 0} runs, one thread. Gap: the "
                            "unsmoothed primal 1/2 ||w||^2 + C sum hinge (bias unpenalised) over the exact "
                            "optimum (our SMO at tol 1e-6) minus 1. With an intercept and features in [0, 1], "

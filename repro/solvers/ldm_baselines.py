@@ -17,7 +17,8 @@
                bias-free SVM dual: Hsieh et al.'s dual CD in kernel form).
 ``MAMC``       Pelckmans et al. (2007), the maximal average margin classifier,
                in closed form (see its docstring for what could be read).
-``MDO``        Garg and Roth (2003): not implemented (NotImplementedError says why).
+``MDO``        Garg and Roth (2003): not implemented (NotImplementedError says why);
+               not exported by ``repro.solvers`` (every estimator there fits).
 ``KMOMD``      Aiolli et al. (2008), in the formulation of the authors' group's
                published KOMD estimator (see its docstring).
 =============  ===============================================================
@@ -261,7 +262,10 @@ class _Unavailable(BaseSVMClassifier):
 
 
 class MDO(_Unavailable):
-    """Margin Distribution Optimization (Garg and Roth, ICML 2003): not implemented."""
+    """Margin Distribution Optimization (Garg and Roth, ICML 2003): not implemented.
+
+    Kept here, outside ``repro.solvers.__all__``, for its ``reason``, which the
+    LDM tables cite for their MDO column ('not run')."""
 
     reason = ("the LDM paper runs MDO with 'the recommended parameters in [Garg and Roth "
               "2003]'; of that paper only the abstract and introduction could be obtained "
