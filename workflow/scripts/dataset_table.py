@@ -1,4 +1,5 @@
-"""paper_tables/datasets.{md,csv}: every dataset of the papers, what we obtained here."""
+"""paper_tables/datasets.{md,csv}: every dataset of the papers and what is true of it on
+every machine (repro.datasets.report); availability here is `python -m repro.datasets`."""
 from repro.datasets.report import dataset_table, to_markdown
 from repro._io import log_to, write_text_atomic
 
