@@ -53,13 +53,19 @@ def write_bytes_atomic(path, data: bytes):
 @contextmanager
 def log_to(path):
     """Send stdout and stderr to ``path`` for the duration of a workflow job
-    (Snakemake's ``log:``), closing the file afterwards."""
+    (Snakemake's ``log:``), closing the file afterwards. An exception raised
+    inside leaves its traceback in the log before it propagates, so a failed
+    job's log says why it failed (Snakemake only points at the log)."""
     import sys
+    import traceback
 
     with open(path, "w", encoding="utf-8") as log:
         old = sys.stdout, sys.stderr
         sys.stdout = sys.stderr = log
         try:
             yield log
+        except BaseException:
+            traceback.print_exc(file=log)
+            raise
         finally:
             sys.stdout, sys.stderr = old

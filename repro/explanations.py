@@ -297,7 +297,7 @@ _LDM_OTHER_VERSION = Explanation(
 
 # Context of ldm_table2/3/4 (repro.experiments.ldm_report): records (complete
 # sets), cells (mean and std per set and method), published (the table's
-# cells with their std), n_partitions (the profile's), table1 (the published
+# cells with their std), n_partitions (the scale's), table1 (the published
 # sizes). Two reasons, either of which may hold for a missed accuracy cell.
 _LDM_PAPER_PARTITIONS = 30
 
@@ -329,7 +329,7 @@ def _ldm_accuracy_facts(cell, ctx):
         parts.append(f"our set is {ours[0]} x {ours[1]}, the paper's {paper[0]} x {paper[1]} (Table 1): "
                      "another version of the data (ldm_table1 and its registry note say why)")
     if sampling:
-        parts.append(f"this profile averages {n} partitions, not the paper's {_LDM_PAPER_PARTITIONS}: the "
+        parts.append(f"this scale averages {n} partitions, not the paper's {_LDM_PAPER_PARTITIONS}: the "
                      f"difference {cell.reproduced - cell.published:+.3f} is within two standard errors of a "
                      f"difference of means ({2 * se:.3f}, from the published std {std_pub:.3f} over "
                      f"{_LDM_PAPER_PARTITIONS} and ours {std_ours:.3f} over {n})")

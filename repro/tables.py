@@ -40,7 +40,7 @@ UNAVAILABLE = "unavailable offline"
 STANDIN = " (stand-in)"
 OTHER_DATA = "other data"
 NOT_RUN_WHY = {
-    "profile": "left out of this profile",
+    "scale": "left out of this scale",
     "config": "skipped by config",
     "records": "no records",
 }

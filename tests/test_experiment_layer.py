@@ -305,7 +305,7 @@ def test_a_new_papers_experiment_is_grids_a_hook_and_table_specs(tmp_path, monke
     records = read_records(out.records, schema)
     assert len(records) == 6 and set(records.split_seed) == {100, 101, 102}
     md = out.md.read_text()
-    assert "Profile: quick." in md and "'win':" in md
+    assert "Scale: quick." in md and "'win':" in md
 
 
 def test_a_table_writes_the_figures_its_rule_declares_and_refuses_others(tmp_path, monkeypatch):

@@ -71,7 +71,7 @@ def test_table2_statuses_say_why_a_set_was_not_run(data_env, monkeypatch):
     protocol = dataclasses.replace(GS.PROTOCOLS["full"], table2_datasets=("Iris", "Page"))
     v = verdicts(gs_svm_report.table2(records, TableRun("quick", protocol, skipped=("Page",))).csv)
     assert v[("Page", "SVMs")] == "not run (skipped by config)"
-    assert v[("German", "SVMs")] == "not run (left out of this profile)"
+    assert v[("German", "SVMs")] == "not run (left out of this scale)"
     from repro import datasets
     monkeypatch.setattr(datasets, "obtainable", lambda name, split=None, download=None: name != "iris")
     v = verdicts(gs_svm_report.table2(records.iloc[:0], TableRun("full", protocol)).csv)

@@ -84,7 +84,7 @@ def rebuilt(data_env):
             records = read_records(path, GS.TABLES[table].schema)
             tables[table] = build_table(table, records, TableRun("full", GS.PROTOCOLS["full"])).csv
     if not tables:
-        pytest.skip("no full-run records: run `snakemake --cores 8 gs_svm` (profile full)")
+        pytest.skip("no full-run records: run `snakemake --cores 8 gs_svm` (scale full)")
     return tables
 
 

@@ -118,7 +118,7 @@ def test_the_page_marks_significant_differences_and_counts_wins(data_env):
     assert rows.loc[("sonar", "LDM"), "marker_ours"] == "worse"
     assert rows.loc[("heart", "LDM"), "reproduced"] == pytest.approx(0.85, abs=0.01)
     assert rows.loc[("isolet", "LDM"), "verdict"] == "unavailable offline"
-    assert rows.loc[("german", "LDM"), "verdict"] == "not run (left out of this profile)"
+    assert rows.loc[("german", "LDM"), "verdict"] == "not run (left out of this scale)"
     assert "1/0/1" in out.markdown  # LDM against SVM over the two sets run
     assert "Does the selected LDM differ from the bias-free SVM?" in out.markdown
 
@@ -154,8 +154,8 @@ def test_table1_sizes_match_exactly_or_the_registry_says_why(data_env):
         assert v[cell] == MISS_EXPLAINED
     why = out.csv.set_index(["dataset", "metric"]).loc[("heart", "n_features"), "why"]
     assert "13" in why and "no public version with 9" in why
-    assert v[("german", "n_features")].startswith("not run")      # not in the quick profile
-    assert v[("news20", "n_instances")].startswith("not run")   # the profile is checked before availability
+    assert v[("german", "n_features")].startswith("not run")      # not in the quick scale
+    assert v[("news20", "n_instances")].startswith("not run")   # the scale is checked before availability
     assert all(e.holds for e in out.csv.attrs["explanations_used"].values())
 
 
@@ -249,7 +249,7 @@ QUICK_SETS = ("planning-relax", "heart", "breast-cancer")
 
 @pytest.fixture(scope="module")
 def quick_records(data_env):
-    """The quick profile's protocol (2 partitions, 3-fold CV, thinned grid) on
+    """The quick scale's protocol (2 partitions, 3-fold CV, thinned grid) on
     three regular sets, both kernels."""
     import dataclasses
 
@@ -276,7 +276,7 @@ def test_quick_accuracy_against_the_published_tables(quick_records, kernel, buil
 
 @pytest.mark.parametrize("kernel", ["linear", "rbf"])
 def test_ldm_is_never_significantly_worse_than_svm_on_what_was_run(quick_records, kernel):
-    """On the quick profile's two partitions a t-test has little power: the
+    """On the quick scale's two partitions a t-test has little power: the
     full run judges the claim (test_..._in_the_full_run below)."""
     _, records = quick_records
     tests = R.ttests(records[kernel])
@@ -287,7 +287,7 @@ def test_ldm_is_never_significantly_worse_than_svm_on_what_was_run(quick_records
 
 @pytest.mark.parametrize("table", ["ldm_table2", "ldm_table3", "ldm_table4"])
 def test_the_full_run_tables_when_present(table):
-    """The committed full-profile tables: every verdict in the vocabulary, every
+    """The committed full-scale tables: every verdict in the vocabulary, every
     miss with its reason, and the page's w/t/l of LDM against SVM as its markers."""
     from pathlib import Path
 

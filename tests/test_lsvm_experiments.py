@@ -1,5 +1,5 @@
 """The LSVM paper's experiments (repro.experiments.lsvm, lsvm_report): the quick
-profile's jobs, the claims' verdicts and the rate bound (20) on their records."""
+scale's jobs, the claims' verdicts and the rate bound (20) on their records."""
 import dataclasses
 from types import SimpleNamespace
 
@@ -26,7 +26,7 @@ def convergence_records(data_env):
 
 @pytest.fixture(scope="module")
 def scaling_records():
-    # the quick profile's smallest size only: the larger ones add time, not code paths
+    # the quick scale's smallest size only: the larger ones add time, not code paths
     return run_job("lsvm_scaling", "quick", {"m": str(L.PROTOCOLS["quick"].scaling_sizes[0])})
 
 
@@ -93,8 +93,8 @@ def test_scaling_job_and_table(scaling_records):
     # the same objective: LIBLINEAR -s 2 -B 1 -c nu/2 and LSVM agree on the primal (7)
     assert r.primal.iat[0] == pytest.approx(r.primal.iat[1], rel=1e-5)
     out = R.scaling(r, QUICK)
-    # the quick profile stops below a million points: the claim is not run, not missed
-    assert out.csv.verdict.tolist() == [not_run("profile")]
+    # the quick scale stops below a million points: the claim is not run, not missed
+    assert out.csv.verdict.tolist() == [not_run("scale")]
     full = TableRun("full", L.PROTOCOLS["full"])
     big = r.assign(m=2_000_000)
     assert R.scaling(big, full).csv.verdict.tolist() == [OK]
@@ -158,8 +158,8 @@ def test_accuracy_table_marks_sets_not_run_and_tests_complete_ones(accuracy_reco
     out = R.accuracy(accuracy_records, TableRun("quick", protocol))
     status = out.csv.set_index(["dataset", "method"])["status"]
     assert status[("Heart", "LSVM")] == "" and status[("Heart", "SVM")] == ""  # a value, no status
-    assert status[("Liver", "SVM")] == not_run("records")   # in the profile, no records given
-    assert status[("WDBC", "SVM")] == not_run("profile")
+    assert status[("Liver", "SVM")] == not_run("records")   # in the scale, no records given
+    assert status[("WDBC", "SVM")] == not_run("scale")
     assert "| Heart | 2 |" in out.markdown  # the t-test over the two paired folds
     # with the protocol's 10 folds, two folds are a partial set: no cell, no t-test
     out10 = R.accuracy(accuracy_records, QUICK)

@@ -34,7 +34,7 @@ def _times(nesvm, pegasos, others=1.0):
 
 
 def _run_for(records):
-    """A full-profile run whose protocol is exactly the records' sets and Cs."""
+    """A full-scale run whose protocol is exactly the records' sets and Cs."""
     import dataclasses
 
     protocol = dataclasses.replace(N.PROTOCOLS["full"], sets=tuple(sorted(set(records.set_id))),
@@ -233,7 +233,7 @@ def test_a_violated_bound_fails_and_the_floor_leaves_the_reference_noise_out():
     assert noisy.loc[window, "gap"].min() > 1e-2 and noisy.loc[~window & (noisy.k >= R.K_MIN), "gap"].max() <= 1e-2
 
 
-def test_theorem4_holds_on_heart_scale_and_a1a_in_the_quick_profile():
+def test_theorem4_holds_on_heart_scale_and_a1a_in_the_quick_scale():
     """Published value (Theorem 4), checked here: the bound of Eq. 43 at every
     step and a rate exponent of at least 2, against an independent L-BFGS
     optimum of the same smoothed problem."""
@@ -319,9 +319,9 @@ def test_a_reading_job_fits_both_variants_and_the_hinge_thresholds_agree_on_a1a(
 
 
 def test_the_committed_full_run_tables_hold_their_claims_when_present():
-    """Reads the committed full-profile pages (skips when absent): every
+    """Reads the committed full-scale pages (skips when absent): every
     claim row says holds / does not hold / cannot be tested here, and the
-    Theorem 4 rows are judged on every dataset of the full profile."""
+    Theorem 4 rows are judged on every dataset of the full scale."""
     from pathlib import Path
 
     from repro.experiments import nesvm_theory as T

@@ -1,4 +1,4 @@
-"""The Pegasos slides' convergence experiment: the quick profile's jobs on a9a,
+"""The Pegasos slides' convergence experiment: the quick scale's jobs on a9a,
 the records they write, and the table built from them; the news20 stand-in on
 a small budget; SVM-Light's job when it cannot be had and when a fit hits its
 cap; the kT and test-error sections on records written out here."""
@@ -22,7 +22,7 @@ TABLE = "pegasos_convergence"
 
 @pytest.fixture(scope="module")
 def quick_records(data_env, tmp_path_factory):
-    """Every job of the quick profile, written as the workflow writes them;
+    """Every job of the quick scale, written as the workflow writes them;
     returns (records, job file paths)."""
     spec = table_spec(TABLE)
     folder = tmp_path_factory.mktemp("pegasos_jobs")
@@ -37,14 +37,14 @@ def quick_records(data_env, tmp_path_factory):
     return pd.concat(frames, ignore_index=True), paths
 
 
-def test_quick_profile_plans_a9a_only(data_env):
+def test_quick_scale_plans_a9a_only(data_env):
     jobs = list(PG.jobs(PG.PROTOCOLS["quick"]))
     assert {j["dataset"] for j in jobs} == {"a9a"}
     assert sorted(j["job"] for j in jobs) == sorted(
         [PG.pegasos_job(k) for k in PG.PROTOCOLS["quick"].batch_sizes] + [PG.BASELINES_JOB, PG.SVMLIGHT_JOB])
 
 
-def test_full_profile_plans_the_four_offline_sets_and_the_standin(data_env):
+def test_full_scale_plans_the_four_offline_sets_and_the_standin(data_env):
     planned = {j["dataset"] for j in PG.jobs(PG.PROTOCOLS["full"])}
     assert {"a9a", "w8a", "ijcnn1", "news20-halves"} <= planned
     assert set(PG.STANDINS) == {"news20-halves"} and PG.STANDINS["news20-halves"] == PG.CCAT
@@ -219,7 +219,7 @@ def test_table_verdicts_and_figure(quick_records, tmp_path):
     assert (judged.verdict.str.startswith("miss") == judged.why.notna()).all()
     assert outputs.png.read_bytes().startswith(b"\x89PNG")
     page = outputs.md.read_text()
-    assert page.startswith("Profile: quick.") and "pegasos_convergence.png" in page
+    assert page.startswith("Scale: quick.") and "pegasos_convergence.png" in page
     for section in ("SVM-Light fits", "The kT experiment", "Test error against iterations"):
         assert f"# {section}" in page
 
@@ -341,7 +341,7 @@ def test_committed_table_is_what_its_records_build(data_env):
 
     folder = Path(__file__).resolve().parents[1] / "paper_tables"
     if not (folder / f"{TABLE}_records.csv").exists():
-        pytest.skip("no full-run records: run `snakemake --cores 2 pegasos` (profile full)")
+        pytest.skip("no full-run records: run `snakemake --cores 2 pegasos` (scale full)")
     if datasets.obtainable(PG.CCAT_REGISTRY):
         pytest.skip("rcv1-ccat is in this machine's cache: the CCAT verdicts differ from the committed run's")
     records = read_records(folder / f"{TABLE}_records.csv", table_spec(TABLE).schema)

@@ -1,4 +1,4 @@
-"""Per-split records written back from a table's records file (repro.experiments.resume)."""
+"""A table's committed records written back as its job files (repro.experiments.resume)."""
 import pandas as pd
 import pytest
 
@@ -8,6 +8,11 @@ from repro.experiments.records import write_records
 from repro.experiments.resume import main, restore_jobs
 
 SPEC = GS.TABLES["gs_svm_table2"]
+
+
+def OUT(tmp_path):
+    """Table 2's job folder under a results folder in ``tmp_path``."""
+    return tmp_path / "full" / "gs_svm" / "table2"
 
 
 def _fold_frame(name, fold):
@@ -29,7 +34,7 @@ def _records_file(tmp_path, frames):
 
 
 def test_restored_jobs_are_byte_for_byte_the_files_the_jobs_wrote(data_env, tmp_path):
-    """Real jobs (two quick-profile Iris folds), their table's records file, and
+    """Real jobs (two quick-scale Iris folds), their table's records file, and
     the files resume writes back from it."""
     ran = tmp_path / "ran"
     paths = [SPEC.job_files.path(ran, dataset="Iris", fold=k) for k in (0, 4)]
@@ -39,20 +44,22 @@ def test_restored_jobs_are_byte_for_byte_the_files_the_jobs_wrote(data_env, tmp_
     outputs = type("Out", (), {"csv": table / "t.csv", "md": table / "t.md",
                                "records": table / "gs_svm_table2_records.csv"})
     write_table(SPEC.id, paths, outputs, table_run(SPEC.id, "quick"))
-    written = restore_jobs(outputs.records, tmp_path / "restored")
-    assert [p.relative_to(tmp_path / "restored") for p in written] == [p.relative_to(ran) for p in paths]
+    restored = tmp_path / "restored" / "gs_svm" / "table2"
+    written = restore_jobs(outputs.records, restored)
+    assert [p.relative_to(restored) for p in written] == [p.relative_to(ran) for p in paths]
     for path, back in zip(paths, written):
         assert back.read_bytes() == path.read_bytes()
 
 
 def test_existing_job_files_are_kept(tmp_path, capsys):
     records = _records_file(tmp_path, [_fold_frame("Page", 0), _fold_frame("Page", 1)])
-    kept = SPEC.job_files.path(tmp_path / "out", dataset="Page", fold=0)
+    out = tmp_path / "full" / "gs_svm" / "table2"
+    kept = SPEC.job_files.path(out, dataset="Page", fold=0)
     kept.parent.mkdir(parents=True)
     kept.write_text("this machine's run\n")
-    main([str(records), str(tmp_path / "out")])
+    main([str(records), str(out)])
     assert kept.read_text() == "this machine's run\n"
-    assert SPEC.job_files.path(tmp_path / "out", dataset="Page", fold=1).exists()
+    assert SPEC.job_files.path(out, dataset="Page", fold=1).exists()
     assert "wrote 1 job file(s)" in capsys.readouterr().out
 
 
@@ -61,8 +68,8 @@ def test_a_records_file_cut_mid_line_is_refused_and_nothing_written(tmp_path):
     text = path.read_text()
     path.write_text(text[: len(text) - 7])  # cut inside the last row
     with pytest.raises(ValueError, match=r"line 7: the file ends mid-line"):
-        restore_jobs(path, tmp_path / "out")
-    assert not (tmp_path / "out").exists()
+        restore_jobs(path, OUT(tmp_path))
+    assert not OUT(tmp_path).exists()
 
 
 def test_a_records_file_cut_at_a_line_boundary_is_refused_and_nothing_written(tmp_path):
@@ -70,19 +77,51 @@ def test_a_records_file_cut_at_a_line_boundary_is_refused_and_nothing_written(tm
     lines = path.read_text().splitlines(keepends=True)
     path.write_text("".join(lines[:-1]))  # the last job lost its last record
     with pytest.raises(ValueError, match=r"job \{'dataset': 'Page', 'fold': 1\} has 2 records, expected 3"):
-        restore_jobs(path, tmp_path / "out")
-    assert not (tmp_path / "out").exists()
+        restore_jobs(path, OUT(tmp_path))
+    assert not OUT(tmp_path).exists()
 
 
-def test_a_file_that_is_not_a_per_split_table_is_refused(tmp_path):
+def test_a_file_that_is_not_a_tables_records_is_refused(tmp_path):
     bad = tmp_path / "table.csv"
     bad.write_text("dataset,method,value\nIris,SVMs,0.9\n")
     with pytest.raises(ValueError, match="not a table's records file"):
-        restore_jobs(bad, tmp_path / "out")
+        restore_jobs(bad, OUT(tmp_path))
     one = tmp_path / "gs_svm_table1_records.csv"
     one.write_text("x\n1\n")
-    with pytest.raises(ValueError, match="no per-split jobs"):
-        restore_jobs(one, tmp_path / "out")
+    with pytest.raises(ValueError, match="line 1: columns do not match the schema"):
+        restore_jobs(one, tmp_path / "full" / "gs_svm" / "table1")
+
+
+def test_a_folder_that_is_not_the_tables_is_refused_in_one_line(tmp_path, capsys):
+    """A typo in the folder would fill a folder the workflow never reads."""
+    records = _records_file(tmp_path, [_fold_frame("Page", 0)])
+    typo = tmp_path / "results" / "full" / "ldm" / "tabel4"
+    with pytest.raises(SystemExit) as stop:
+        main([str(records), str(typo)])
+    message = str(stop.value.code)
+    assert message.startswith("resume: ") and "\n" not in message
+    assert "is not the job folder of gs_svm_table2 (it ends in gs_svm/table2" in message
+    assert not typo.exists()
+
+
+def test_a_table_without_committed_records_is_refused_in_one_line(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no paper_tables/ here
+    with pytest.raises(SystemExit) as stop:
+        main(["ldm_table4"])
+    assert str(stop.value.code) == ("resume: ldm_table4 has no committed records (paper_tables/"
+                                    "ldm_table4_records.csv does not exist): its jobs have to run")
+    with pytest.raises(SystemExit) as stop:
+        main(["ldm_tabel4"])
+    assert str(stop.value.code).startswith("resume: unknown table 'ldm_tabel4'")
+
+
+def test_a_table_id_restores_into_the_folder_the_workflow_reads(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "paper_tables").mkdir()
+    _records_file(tmp_path / "paper_tables", [_fold_frame("Page", 0), _fold_frame("Iris", 3)])
+    main(["gs_svm_table2"])
+    assert "wrote 2 job file(s) of gs_svm_table2" in capsys.readouterr().out
+    assert SPEC.job_files.path(tmp_path / "results" / "full" / "gs_svm" / "table2", dataset="Iris", fold=3).exists()
 
 
 def test_jobs_keyed_by_a_missing_value_are_restored_too(tmp_path):

@@ -89,7 +89,7 @@ def test_cells_without_values_take_their_status():
     assert verdicts(compare(PUB, REP, "gs_svm", status=status))[("B", "SMO")] == "partial (3/10 folds)"
     # a status never hides a value: B/GS has one and is judged
     assert verdicts(compare(PUB, REP, "gs_svm", status=status))[("B", "GS")].startswith("miss")
-    assert not_run("profile") == "not run (left out of this profile)"
+    assert not_run("scale") == "not run (left out of this scale)"
 
 
 def test_cells_of_other_data_are_shown_and_never_judged():

@@ -22,10 +22,10 @@ def snakemake(*args):
     return run_snakemake(["--nolock", "--cores", "1", *args])
 
 
-@pytest.mark.parametrize("profile", ["full", "quick"])
-def test_dry_run_plans_every_target(data_env, profile):
+@pytest.mark.parametrize("scale", ["full", "quick"])
+def test_dry_run_plans_every_target(data_env, scale, tmp_path):
     # --forceall: plan the whole DAG whatever outputs this checkout already has
-    r = snakemake("-n", "--forceall", "--config", f"profile={profile}")
+    r = snakemake("-n", "--forceall", "--config", f"scale={scale}", f"results_dir={tmp_path}")
     assert r.returncode == 0, r.stdout + r.stderr
     for rule in ("fetch_dataset", "dataset_table", "gs_svm_table1_record", "gs_svm_table2_fold",
                  "gs_svm_table1", "gs_svm_table2", "gs_svm_speed_record", "gs_svm_speed_table",
@@ -42,14 +42,22 @@ def test_lint_is_clean(data_env):
     assert "Lints for" not in out, out
 
 
-def test_unknown_profile_is_refused(data_env):
-    r = snakemake("-n", "--config", "profile=fast")
+def test_unknown_scale_is_refused(data_env):
+    r = snakemake("-n", "--config", "scale=fast")
     assert r.returncode != 0
-    assert "profile must be one of" in r.stdout + r.stderr
+    assert "scale must be one of" in r.stdout + r.stderr
+
+
+def test_the_old_profile_key_is_refused_with_the_new_name(data_env):
+    """config profile collided with Snakemake's own --profile: it is now scale."""
+    r = snakemake("-n", "--config", "profile=quick")
+    assert r.returncode != 0
+    assert "use --config scale=quick" in r.stdout + r.stderr
 
 
 def test_skipped_datasets_are_left_out_of_the_plan(data_env):
-    r = snakemake("-n", "--forceall", "--config", "skip_datasets=[\"Page\",\"Iris\"]", "--", "gs_svm_table2")
+    r = snakemake("-n", "--forceall", "--config", "skip_datasets=[\"Page\",\"Iris\"]", "reuse_records=false",
+                  "--", "gs_svm_table2")
     out = r.stdout + r.stderr
     assert r.returncode == 0, out
     assert "table2/Heart/fold0.csv" in out
@@ -61,7 +69,7 @@ def test_partial_datasets_plan_only_the_folds_already_run(data_env, tmp_path):
     done = tmp_path / "full" / "gs_svm" / "table2" / "Page" / "fold3.csv"
     done.parent.mkdir(parents=True)
     done.write_text("paper_dataset,fold\nPage,3\n")
-    r = snakemake("-n", "--forceall", "--config", "partial_datasets=[\"Page\"]",
+    r = snakemake("-n", "--forceall", "--config", "partial_datasets=[\"Page\"]", "reuse_records=false",
                   f"results_dir={tmp_path}", "--", "gs_svm_table2")
     out = r.stdout + r.stderr
     assert r.returncode == 0, out
@@ -82,19 +90,37 @@ def test_unlock_needs_no_core_count(data_env, tmp_path):
 
 def test_quick_table_runs_through_the_generic_scripts(data_env, tmp_path):
     """The generic record and table scripts end to end: Table 2 of the quick
-    profile with two of its three sets skipped, in a copy of the workflow."""
+    scale with two of its three sets skipped, in a copy of the workflow."""
     shutil.copytree(REPO / "workflow", tmp_path / "workflow")
-    r = run_snakemake(["--cores", "2", "--config", "profile=quick", 'skip_datasets=["Wine","Heart"]',
+    r = run_snakemake(["--cores", "2", "--config", "scale=quick", 'skip_datasets=["Wine","Heart"]',
                        "--", "gs_svm_table2"], cwd=tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "gs_svm_table2: 10 of 10 jobs to run" in r.stdout + r.stderr  # the start's cost lines
     import pandas as pd
 
-    table = pd.read_csv(tmp_path / "paper_tables" / "quick" / "gs_svm_table2.csv").set_index(["dataset", "method"])
+    table = pd.read_csv(tmp_path / "results" / "quick" / "paper_tables" / "gs_svm_table2.csv").set_index(["dataset", "method"])
     assert table.loc[("Iris", "SVMs"), "verdict"] == "ok"
     assert table.loc[("Wine", "SVMs"), "verdict"] == "not run (skipped by config)"
-    assert table.loc[("German", "SVMs"), "verdict"] == "not run (left out of this profile)"
-    page = (tmp_path / "paper_tables" / "quick" / "gs_svm_table2.md").read_text()
-    assert page.startswith("Profile: quick.") and "skip_datasets" in page
-    records = (tmp_path / "paper_tables" / "quick" / "gs_svm_table2_records.csv").read_text()
+    assert table.loc[("German", "SVMs"), "verdict"] == "not run (left out of this scale)"
+    quick = tmp_path / "results" / "quick" / "paper_tables"
+    page = (quick / "gs_svm_table2.md").read_text()
+    assert page.startswith("Scale: quick.") and "skip_datasets" in page
+    assert not (tmp_path / "paper_tables").exists()  # the papers' tables are never touched
+    records = (quick / "gs_svm_table2_records.csv").read_text()
     assert records.count("\nIris,") == 30  # 10 outer folds x 3 methods
+
+
+def test_every_page_the_full_scale_writes_is_committed(data_env, tmp_path):
+    """No target leaves an untracked file in paper_tables/ (the quick scale writes
+    to results/quick/paper_tables/)."""
+    r = snakemake("-n", "--forceall", "--config", f"results_dir={tmp_path}", "reuse_records=false")
+    assert r.returncode == 0, r.stdout + r.stderr
+    outputs = {f.strip() for line in r.stdout.splitlines() if line.strip().startswith("output:")
+               for f in line.split(":", 1)[1].split(",")}
+    pages = {f for f in outputs if f.startswith("paper_tables/")}
+    listed = subprocess.run(["git", "ls-files", "paper_tables"], cwd=REPO, capture_output=True, text=True)
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout")
+    assert len(pages) > 60 and pages <= set(listed.stdout.split()), pages - set(listed.stdout.split())
+    quick = snakemake("-n", "--forceall", "--config", "scale=quick", f"results_dir={tmp_path}")
+    assert "paper_tables/" not in quick.stdout.replace(f"{tmp_path}/quick/paper_tables/", "")

@@ -37,7 +37,7 @@ _UNVERIFIED = "sha256 unknown: downloaded only with REPRO_ALLOW_UNVERIFIED=1"
 # ---------------------------------------------------------------- the fetch step's summary
 def fetch_summary(name: str, download: bool = False) -> dict:
     """Fetch one dataset into the cache and measure the splits the papers use: the
-    JSON record the workflow's fetch step writes (``results/<profile>/data/NAME.json``).
+    JSON record the workflow's fetch step writes (``results/<scale>/data/NAME.json``).
     ``source`` and ``files`` there describe this machine (cache or mirror, cache
     paths); :func:`dataset_table` uses only the shapes and the sha256 of the files read."""
     from . import fetch, load

@@ -6,7 +6,9 @@ Shared machinery (a paper module uses it and never copies it):
 * :mod:`.selection`: nested cross-validation around a paper's grid-scoring hook;
 * :mod:`.stats`: paired t-tests and win/tie/loss counts;
 * :mod:`.timing`: the interleaved best-of-N harness, threads pinned;
-* :mod:`.records`: record schemas, atomic writes, validated reads, resume;
+* :mod:`.records`: record schemas, atomic writes, validated reads;
+* :mod:`.resume`: committed records laid back as the workflow's job files;
+* :mod:`.cost`: what planned jobs cost, from the records' measured times;
 * :mod:`.report`: runs cut short or left out, and the page around a table;
 * :func:`repro.tables.compare`: published vs reproduced with the verdicts.
 
@@ -31,7 +33,7 @@ from .records import JobFiles, RecordSchema, read_all, write_records
 @dataclass(frozen=True)
 class TableRun:
     """What a table step knows about the run that made its records."""
-    profile: str
+    scale: str
     protocol: object
     skipped: tuple = ()        # datasets left out by config (skip_datasets)
     note: str = ""             # the workflow's note (e.g. which sets were skipped)
@@ -52,7 +54,7 @@ class TableSpec:
     """One table of a paper: how its jobs are named and run, what their
     records hold, and how the table is built from them.
 
-    ``jobs(protocol)`` yields the template fields of every job of a profile;
+    ``jobs(protocol)`` yields the template fields of every job of a scale;
     ``run(protocol, **fields)`` returns one job's records (fields parsed by
     the schema); ``build(records, table_run)`` returns a :class:`TableOutput`.
     """
@@ -65,16 +67,16 @@ class TableSpec:
     build: Callable
     per_split: bool = field(default=False)   # records committed per split: resumable, partial runs
     cost: Callable | None = None   # one job's records -> its measured seconds (for estimates)
-    # profile -> protocol, for a table whose protocol is not its paper module's
+    # scale -> protocol, for a table whose protocol is not its paper module's
     # PROTOCOLS (NESVM's image experiment has its own knobs)
     protocols: dict | None = None
 
-    def protocol(self, profile: str):
-        """This table's protocol under ``profile``."""
+    def protocol(self, scale: str):
+        """This table's protocol under ``scale``."""
         protocols = self.protocols if self.protocols is not None else paper_module(self.paper).PROTOCOLS
-        if profile not in protocols:
-            raise ValueError(f"{self.id}: no profile {profile!r}; choose from {sorted(protocols)}")
-        return protocols[profile]
+        if scale not in protocols:
+            raise ValueError(f"{self.id}: no scale {scale!r}; choose from {sorted(protocols)}")
+        return protocols[scale]
 
     @property
     def name(self) -> str:
@@ -82,11 +84,11 @@ class TableSpec:
         return self.id[len(self.paper) + 1:]
 
     def folder(self, results) -> str:
-        """The folder of this table's job files under a profile's results folder."""
+        """The folder of this table's job files under a scale's results folder."""
         return f"{results}/{self.paper}/{self.name}"
 
     def job_paths(self, results, protocol, exclude=(), partial=()) -> list:
-        """Every job file of a profile, without those of datasets in ``exclude``
+        """Every job file of a scale, without those of datasets in ``exclude``
         (config ``skip_datasets``); for a per-split table, datasets in
         ``partial`` (config ``partial_datasets``: a run still in progress) keep
         only the files on disk, so the table is built from the splits run so far."""
@@ -133,11 +135,11 @@ def table_spec(table_id: str) -> TableSpec:
     return tables[table_id]
 
 
-def run_job(table_id: str, profile: str, fields: dict) -> pd.DataFrame:
+def run_job(table_id: str, scale: str, fields: dict) -> pd.DataFrame:
     """The records of one job, checked against the table's schema; ``fields``
     are the job's template fields as strings (a workflow job's wildcards)."""
     spec = table_spec(table_id)
-    records = spec.run(spec.protocol(profile), **_parse_fields(spec, fields))
+    records = spec.run(spec.protocol(scale), **_parse_fields(spec, fields))
     return spec.schema.check(records, f"{table_id} job {fields}")
 
 
@@ -156,45 +158,14 @@ def _parse_fields(spec: TableSpec, fields: dict) -> dict:
     return parsed
 
 
-def write_job(table_id: str, profile: str, fields: dict, output) -> None:
+def write_job(table_id: str, scale: str, fields: dict, output) -> None:
     """The workflow's record step: run one job and write its records atomically."""
-    write_records(output, run_job(table_id, profile, fields), table_spec(table_id).schema)
+    write_records(output, run_job(table_id, scale, fields), table_spec(table_id).schema)
 
 
-def estimate_cost(table_id: str, profile: str, results, paths, records_dir="paper_tables") -> str:
-    """One line: how many of ``paths`` (a table's job files under the profile's
-    results folder ``results``) are still to run and what they cost, from the
-    per-job seconds in the committed records of the full profile
-    (``<records_dir>/<table id>_records.csv``); jobs those records do not hold
-    are counted as not measured."""
-    from pathlib import Path
-
-    from .progress import duration
-    from .records import read_records
-
-    spec = table_spec(table_id)
-    paths = [Path(p) for p in paths]
-    todo = [p for p in paths if not p.exists()]
-    line = f"{table_id}: {len(todo)} of {len(paths)} jobs to run"
-    committed = Path(records_dir) / f"{table_id}_records.csv"
-    if not todo or spec.cost is None or not committed.exists():
-        return line
-    if profile != "full":
-        return line + " (measured costs are of the full profile's jobs)"
-    seconds = {}
-    for values, job in spec.job_files.check_jobs(read_records(committed, spec.schema)):
-        fields = dict(zip(spec.job_files.keys, values if isinstance(values, tuple) else (values,)))
-        seconds[spec.job_files.path("", **fields)] = spec.cost(job)
-    folder = Path(spec.folder(results))
-    known = [seconds[p.relative_to(folder)] for p in todo if p.relative_to(folder) in seconds]
-    unknown = len(todo) - len(known)
-    return (line + f", about {duration(sum(known))} of one core as measured for {len(known)} of them"
-            + (f", {unknown} not measured" if unknown else ""))
-
-
-def table_run(table_id: str, profile: str, skipped=(), note: str = "") -> TableRun:
-    """The :class:`TableRun` of a table under a profile (its paper's protocol)."""
-    return TableRun(profile, table_spec(table_id).protocol(profile), tuple(skipped), note)
+def table_run(table_id: str, scale: str, skipped=(), note: str = "") -> TableRun:
+    """The :class:`TableRun` of a table under a scale (its paper's protocol)."""
+    return TableRun(scale, table_spec(table_id).protocol(scale), tuple(skipped), note)
 
 
 def build_table(table_id: str, records: pd.DataFrame, table_run: TableRun) -> TableOutput:

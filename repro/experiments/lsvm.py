@@ -110,7 +110,7 @@ ACCURACY_METHODS = ("LSVM", "SVM")
 
 @dataclass(frozen=True)
 class Protocol:
-    """The knobs that differ between the full and quick profiles."""
+    """The knobs that differ between the full and quick scales."""
     convergence_datasets: tuple   # registry names, and SYNTHETIC
     convergence_nu_times_m: tuple # nu = c/m for each c
     synthetic_m: int              # points of the synthetic set of the convergence table

@@ -185,9 +185,9 @@ def scaling(records: pd.DataFrame, table_run) -> TableOutput:
     claimed = float(pub.value.iat[0])
     solved = r[(r.method == METHOD) & r.converged]
     status = {}
-    if max(table_run.protocol.scaling_sizes) < claimed:  # this profile cannot reach the claim
+    if max(table_run.protocol.scaling_sizes) < claimed:  # this scale cannot reach the claim
         cells = pd.DataFrame(columns=["dataset", "method", "metric", "value"])
-        status[L.SYNTHETIC] = not_run("profile")
+        status[L.SYNTHETIC] = not_run("scale")
     else:
         cells = pd.DataFrame([{"dataset": L.SYNTHETIC, "method": METHOD, "metric": SCALING_CLAIM,
                                "value": float(solved.m.max()) if len(solved) else 0.0,
@@ -237,7 +237,7 @@ def accuracy(records: pd.DataFrame, table_run) -> TableOutput:
     cells["status"] = ""  # a value: nothing to say (the status words are repro.tables' vocabulary)
     status = statuses(L.ACCURACY_DATASETS, table_run.protocol.accuracy_datasets, table_run, short,
                       n_folds)
-    for name in L.ACCURACY_DATASETS:  # in the profile, yet no records (statuses leaves them out)
+    for name in L.ACCURACY_DATASETS:  # in the scale, yet no records (statuses leaves them out)
         if name not in status and name not in set(complete.paper_dataset):
             status[name] = not_run("records")
     missing = pd.DataFrame([{"dataset": name, "method": method, "metric": "accuracy_percent",

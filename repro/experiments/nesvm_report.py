@@ -177,7 +177,7 @@ def claims_comparison(records: pd.DataFrame, table_run) -> pd.DataFrame:
         cells = cells.drop(columns="claim")
     else:
         cells = pd.DataFrame(columns=["dataset", "method", "metric", "value"])
-    status = {} if len(ours) else {label: "not run (left out of this profile)"}
+    status = {} if len(ours) else {label: "not run (left out of this scale)"}
     # a claim no set here can test: NESVM, Pegasos and one rival must run at two or more C
     status.setdefault(grid_label, "not compared (cannot be tested here: fewer than two C values, or "
                                   "no rival solver ran)")

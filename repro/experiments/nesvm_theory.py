@@ -60,7 +60,7 @@ class ReadingsProtocol:
 
 CONVERGENCE_PROTOCOLS = {
     # measured: a1a 20,000 steps 1.2 s, w8a 50 s (trace_y: one more product a step); the
-    # whole full profile of both tables (13 jobs) ran in 1 min 40 s on one core
+    # whole full scale of both tables (13 jobs) ran in 1 min 40 s on one core
     "full": ConvergenceProtocol(sets=("heart_scale", "a1a", "w8a"), max_iter=20_000),
     "quick": ConvergenceProtocol(sets=("heart_scale", "a1a"), max_iter=3_000),
 }

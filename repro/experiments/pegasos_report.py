@@ -64,9 +64,9 @@ def paper_name(dataset: str) -> str:
 
 def _status(table_run) -> dict:
     """Verdicts of cells without a value; unavailability first, because CCAT
-    cannot be run here whatever the profile (repro.datasets.obtainable: a
+    cannot be run here whatever the scale (repro.datasets.obtainable: a
     'download' set only where its host answers), while the layer's statuses()
-    would say 'not run' first where the profile leaves it out)."""
+    would say 'not run' first where the scale leaves it out)."""
     protocol = table_run.protocol
     out = {}
     for name in protocol.datasets + (PG.CCAT_REGISTRY,):
@@ -75,7 +75,7 @@ def _status(table_run) -> dict:
         elif name in table_run.skipped:
             out[paper_name(name)] = not_run("config")
         elif name not in protocol.datasets:
-            out[paper_name(name)] = not_run("profile")
+            out[paper_name(name)] = not_run("scale")
     return out
 
 

@@ -4,7 +4,7 @@
 
 reads ``<tables>/<table id>_records.csv`` (checked against the table's schema)
 and rewrites ``<table id>.csv`` and ``<table id>.md`` beside it, as the
-workflow's table step would from the same records with the full profile:
+workflow's table step would from the same records with the full scale:
 what to run after a change to the table builder, the tolerances or the
 explanations registry, which do not change a single record. A table with a
 figure rewrites ``<table id>.png`` too.
@@ -16,14 +16,14 @@ from types import SimpleNamespace
 from . import table_run, write_table
 
 
-def rebuild(table_id: str, tables="paper_tables", profile: str = "full") -> list:
+def rebuild(table_id: str, tables="paper_tables", scale: str = "full") -> list:
     """Rewrite the table's CSV, Markdown (and PNG, for a table with a figure)
     from its records; returns the paths written."""
     folder = Path(tables)
     records = folder / f"{table_id}_records.csv"
     outputs = SimpleNamespace(csv=folder / f"{table_id}.csv", md=folder / f"{table_id}.md",
                               png=folder / f"{table_id}.png")
-    figures = write_table(table_id, [records], outputs, table_run(table_id, profile))
+    figures = write_table(table_id, [records], outputs, table_run(table_id, scale))
     return [outputs.csv, outputs.md, *figures]
 
 

@@ -1,7 +1,7 @@
 """The parts of a table's page that every paper shares: datasets left out or
 cut short, their cells' statuses, and the lines above a table.
 
-A run can leave a dataset out (not in this profile, skipped by config,
+A run can leave a dataset out (not in this scale, skipped by config,
 unavailable offline) or cut it short (a run continued across machine
 sessions has some of the protocol's splits: config ``partial_datasets``).
 Such cells get their verdict from :func:`statuses` (the vocabulary of
@@ -33,7 +33,7 @@ def statuses(table_datasets, protocol_datasets, table_run, short=None, n_splits=
     """The verdict of the cells of every dataset of a table that has no
     reproduced value, the first that applies of: ``partial`` (run on fewer
     splits than the protocol's), ``not run (skipped by config)``, ``not run
-    (left out of this profile)``, ``unavailable offline`` (cannot be obtained
+    (left out of this scale)``, ``unavailable offline`` (cannot be obtained
     on this machine: its jobs would fail for want of data).
 
     ``dataset_names`` maps a paper's name to the registry's, for the
@@ -50,7 +50,7 @@ def statuses(table_datasets, protocol_datasets, table_run, short=None, n_splits=
         elif name in table_run.skipped:
             out[name] = not_run("config")
         elif name not in protocol_datasets:
-            out[name] = not_run("profile")
+            out[name] = not_run("scale")
         elif name in dataset_names and not datasets.obtainable(dataset_names[name], download=download):
             out[name] = UNAVAILABLE
     return out
@@ -106,10 +106,10 @@ def partial_means_markdown(comparison: pd.DataFrame, metric: str, datasets_of_me
 
 
 def banner(table_run) -> str:
-    """The lines above a table: the profile when it is not the paper's, and the
+    """The lines above a table: the scale when it is not the paper's, and the
     run's note (e.g. which sets were skipped)."""
-    profile = f"Profile: {table_run.profile}.\n\n" if table_run.profile != "full" else ""
-    return profile + (f"{table_run.note}\n\n" if table_run.note else "")
+    scale = f"Scale: {table_run.scale}.\n\n" if table_run.scale != "full" else ""
+    return scale + (f"{table_run.note}\n\n" if table_run.note else "")
 
 
 def png_bytes(fig, dpi: int = 100) -> bytes:

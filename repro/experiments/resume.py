@@ -1,58 +1,95 @@
-"""Resume a long workflow run on another machine from its committed records.
+"""Lay a table's committed records back as the workflow's job files.
 
-A per-split table's records file in ``paper_tables/`` (``<table id>_records.csv``,
-e.g. the GS-SVM paper's ``gs_svm_table2_records.csv``) holds every per-job
-record the table was built from, one job per (dataset, split). A run longer
-than one machine session (the GS-SVM paper's Page set alone is about 12
-CPU-hours) continues on a fresh checkout by writing those records back as the
-workflow's per-job files, so Snakemake plans only the jobs still missing:
+Every table's records file in ``paper_tables/`` (``<table id>_records.csv``)
+holds the per-job records the committed page was built from. Written back as
+the workflow's per-job files, they are outputs Snakemake does not plan again:
+the full-scale workflow does this for every table before it plans (config
+``reuse_records``, on by default; ``recompute`` names the tables to run
+again), so a fresh clone rebuilds the pages in minutes and a run longer than
+one machine session continues where the committed records stop. By hand:
 
-    python -m repro.experiments.resume paper_tables/gs_svm_table2_records.csv \\
-        results/full/gs_svm/table2
+    python -m repro.experiments.resume ldm_table4            # or paper_tables/ldm_table4_records.csv
 
-The records are checked against the table's schema first (a file cut short or
-malformed is refused with its line, and nothing is written). Existing files
-are never overwritten (what this machine ran wins). Only records made by the
-same code may be mixed: the git history of the records file says which
+writes them under ``results/full/ldm/table4``, the folder the workflow reads
+(``--results`` for another results folder). The records are checked against
+the table's schema first (a file cut short or malformed is refused with its
+line, and nothing is written); a target folder that is not the table's own,
+or a table with no committed records, is refused with one line. Existing
+files are never overwritten (what this machine ran wins). Only records made
+by the same code may be mixed: the git history of the records file says which
 commit produced them.
 """
 import argparse
+import sys
 from pathlib import Path
 
 from . import table_spec
 from .records import read_records
 
 SUFFIX = "_records"
+RECORDS_DIR = Path("paper_tables")
 
 
-def spec_of(records_csv):
-    """The table spec a records file belongs to, from its name (``<table id>_records.csv``)."""
-    stem = Path(records_csv).stem
-    if not stem.endswith(SUFFIX):
-        raise ValueError(f"{records_csv}: not a table's records file (<table id>{SUFFIX}.csv)")
-    spec = table_spec(stem[: -len(SUFFIX)])
-    if not spec.per_split:
-        raise ValueError(f"{records_csv}: table {spec.id} has no per-split jobs to resume")
-    return spec
+def records_file(table_id: str, records_dir=RECORDS_DIR) -> Path:
+    """Where a table's committed records are (whether or not they exist)."""
+    return Path(records_dir) / f"{table_id}{SUFFIX}.csv"
 
 
-def restore_jobs(records_csv, into) -> list:
-    """Write one file per job of ``records_csv`` under ``into``, as the job would
-    have written it, unless that file exists. Returns the paths written."""
-    spec = spec_of(records_csv)
-    records = read_records(records_csv, spec.schema)
-    return spec.job_files.restore(records, into, spec.schema)
+def spec_of(table_or_records):
+    """The table spec of a table id or of a records file's name (``<table id>_records.csv``)."""
+    text = str(table_or_records)
+    if text.endswith(".csv"):
+        stem = Path(text).stem
+        if not stem.endswith(SUFFIX):
+            raise ValueError(f"{text}: not a table's records file (<table id>{SUFFIX}.csv)")
+        return table_spec(stem[: -len(SUFFIX)])
+    return table_spec(text)
+
+
+def job_folder(spec, results="results", scale="full") -> Path:
+    """The folder the workflow reads a table's job files from."""
+    return Path(spec.folder(Path(results) / scale))
+
+
+def check_folder(spec, into) -> None:
+    """Refuse a folder that is not this table's (a typo would otherwise fill a
+    folder the workflow never reads, and every job would run again)."""
+    expected = Path(spec.paper) / spec.name
+    if Path(into).parts[-2:] != expected.parts:
+        raise ValueError(f"{into} is not the job folder of {spec.id} (it ends in {expected}, "
+                         f"e.g. {job_folder(spec)}); nothing written")
+
+
+def restore_jobs(table_or_records, into=None, *, results="results", records_dir=RECORDS_DIR) -> list:
+    """Write one file per job of a table's committed records under its job
+    folder (``into``, checked, or the full scale's under ``results``), unless
+    that file exists. Returns the paths written."""
+    spec = spec_of(table_or_records)
+    source = (Path(table_or_records) if str(table_or_records).endswith(".csv")
+              else records_file(spec.id, records_dir))
+    if not source.exists():
+        raise ValueError(f"{spec.id} has no committed records ({source} does not exist): "
+                         f"its jobs have to run")
+    folder = job_folder(spec, results) if into is None else Path(into)
+    check_folder(spec, folder)
+    records = read_records(source, spec.schema)
+    return spec.job_files.restore(records, folder, spec.schema)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m repro.experiments.resume",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("records", help="a per-split table's records CSV from paper_tables/")
-    parser.add_argument("into", help="the workflow's folder of per-job files, "
-                                     "e.g. results/full/gs_svm/table2")
+    parser.add_argument("table", help="a table id (ldm_table4) or its records file "
+                                      "(paper_tables/ldm_table4_records.csv)")
+    parser.add_argument("into", nargs="?", help="the table's job folder (default: "
+                                                "<results>/full/<paper>/<table>)")
+    parser.add_argument("--results", default="results", help="the workflow's results folder (config results_dir)")
     args = parser.parse_args(argv)
-    written = restore_jobs(args.records, args.into)
-    print(f"wrote {len(written)} job file(s) under {args.into}")
+    try:
+        written = restore_jobs(args.table, args.into, results=args.results)
+    except (ValueError, OSError) as exc:  # one line, no traceback: the message says what is wrong
+        sys.exit(f"resume: {exc}")
+    print(f"wrote {len(written)} job file(s) of {spec_of(args.table).id} (existing files kept)")
     for path in written:
         print(f"  {path}")
 

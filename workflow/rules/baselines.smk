@@ -31,6 +31,8 @@ SVMLIGHT_BUILDABLE = functools.lru_cache(maxsize=1)(
 # A run: block, not shell: `python` on PATH need not be the interpreter that has
 # repro (a venv not activated); the build needs nothing a conda env would add.
 rule svmlight_build:
+    input:
+        plan_hook,
     output:
         SVMLIGHT_BUILD,
     log:

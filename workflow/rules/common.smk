@@ -3,21 +3,44 @@
 import os
 import re
 
-PROFILES = ("full", "quick")
-if config["profile"] not in PROFILES:
-    raise ValueError(f"config profile must be one of {PROFILES}, got {config['profile']!r}")
+# config scale: the papers' protocols (full) or CI-sized runs of the same code
+# (quick). Not "profile": that is Snakemake's own --profile (cluster settings).
+SCALES = ("full", "quick")
+if "profile" in config:
+    raise ValueError("config key 'profile' is now 'scale' (it collided with Snakemake's own "
+                     f"--profile): use --config scale={config['profile']}")
+if config["scale"] not in SCALES:
+    raise ValueError(f"config scale must be one of {SCALES}, got {config['scale']!r}")
 
-PROFILE = config["profile"]
-# Records of each profile go to their own folder; the full profile's tables go to
-# paper_tables/, the quick profile's to paper_tables/quick/ so they never mix.
-RESULTS = os.path.join(config["results_dir"], PROFILE)
-TABLES = "paper_tables" if PROFILE == "full" else os.path.join("paper_tables", "quick")
+SCALE = config["scale"]
+# Records of each scale go to their own folder; the full scale's tables go to
+# paper_tables/ (committed), the quick scale's to results/quick/paper_tables/
+# (never committed, never mixed with the papers' tables).
+RESULTS = os.path.join(config["results_dir"], SCALE)
+TABLES = "paper_tables" if SCALE == "full" else os.path.join(RESULTS, "paper_tables")
 DATA_RECORDS = os.path.join(config["results_dir"], "data")
 # Paper dataset names left out of this run (config skip_datasets); tables say so.
 SKIP = list(config.get("skip_datasets") or [])
 # Paper dataset names whose table is built from the folds run so far (config
 # partial_datasets): a run longer than one machine session; see README "Resuming".
 PARTIAL = list(config.get("partial_datasets") or [])
+# Tables whose committed records are not laid back and whose jobs run again
+# (config recompute: table ids, or "all"); see restore.smk.
+RECOMPUTE = config.get("recompute") or []
+RECOMPUTE = [RECOMPUTE] if isinstance(RECOMPUTE, str) else list(RECOMPUTE)
+# config reuse_records (restore_committed): true unless set false (--config reuse_records=false)
+REUSE = str(config["reuse_records"]).lower() not in ("false", "no", "0")
+
+# Every table this workflow builds: table id -> (TableSpec, protocol), filled
+# by table_inputs as the rules files are read; restore.smk and plan.smk walk it.
+TABLE_SPECS = {}
+
+
+def every_core(wildcards):
+    """The threads of a timing job: every core, so that no other job runs beside
+    it. A function, read when the job is scheduled, so that `snakemake --unlock`
+    needs no --cores; plan.smk counts such jobs as running alone."""
+    return workflow.cores
 
 
 def skipped_note(skipped):
@@ -42,23 +65,111 @@ def partial_note(partial):
 def table_params(spec):
     """What the generic table script (scripts/table.py) needs to know about this
     run, for the table of a repro.experiments.TableSpec."""
-    return dict(table=spec.id, profile=PROFILE, skipped=SKIP,
+    return dict(table=spec.id, scale=SCALE, skipped=SKIP,
                 note=" ".join(filter(None, [skipped_note(SKIP), partial_note(PARTIAL)])))
 
 
+# Lines saying what restore_committed laid back, printed with the plan.
+RESTORED = []
+
+
+def restore_committed(spec, protocol):
+    """Full scale, config reuse_records (the default): the table's committed
+    records (paper_tables/<table id>_records.csv) laid back as its job files
+    where they are missing, so that Snakemake runs only what is not committed.
+    Not for a table in config recompute; never over a file this machine wrote."""
+    from repro.experiments.resume import records_file, restore_jobs
+
+    if SCALE != "full" or not REUSE or recomputed(spec.id):
+        return
+    if not workflow.is_main_process or not records_file(spec.id).exists():
+        return
+    if all(os.path.exists(p) for p in spec.job_paths(RESULTS, protocol)):
+        return
+    written = restore_jobs(spec.id, results=config["results_dir"])
+    if written:
+        RESTORED.append(f"{spec.id}: {len(written)} job files laid back from {records_file(spec.id)}")
+
+
 def table_inputs(spec, protocol):
-    """The job files a table waits for, config skip_datasets left out and
-    config partial_datasets limited to the splits on disk (per-split tables)."""
-    return spec.job_paths(RESULTS, protocol, exclude=SKIP, partial=PARTIAL)
+    """The input of a table's rule: the job files it waits for, config
+    skip_datasets left out and config partial_datasets limited to the splits on
+    disk (per-split tables). Registers the table in TABLE_SPECS and lays its
+    committed records back (restore_committed) while the rules are read; the
+    list itself is made when Snakemake plans (an input function: see at_plan)."""
+    TABLE_SPECS[spec.id] = (spec, protocol)
+    restore_committed(spec, protocol)
+
+    def job_files(wildcards):
+        at_plan()
+        return spec.job_paths(RESULTS, protocol, exclude=SKIP, partial=PARTIAL)
+    return job_files
 
 
-def cost_lines(specs_and_protocols):
-    """What each table's jobs still to run cost, from the committed records'
-    measured times (printed when the workflow starts)."""
-    from repro.experiments import estimate_cost
+def recomputed(table_id):
+    """Whether config recompute asks for this table's jobs to run again."""
+    return "all" in RECOMPUTE or table_id in RECOMPUTE
 
-    return [estimate_cost(spec.id, PROFILE, RESULTS, table_inputs(spec, protocol))
-            for spec, protocol in specs_and_protocols]
+
+def recompute_stamp(table_id):
+    """A file every job of a table takes as input, so that config recompute can
+    make them run again: its time is ignored (ancient) unless the table is
+    recomputed; then at_plan writes it anew, newer than every job file."""
+    return os.path.join(RESULTS, ".recompute", f"{table_id}.stamp")
+
+
+def job_inputs(spec, svmlight=False):
+    """The input of a table's experiment jobs: the table's recompute stamp and,
+    for a job that runs SVM-Light (svmlight=True), the build's record
+    (svmlight_build, baselines.smk). A job whose records exist (run here, or
+    laid back from the committed ones) is not rerun for want of a build: while
+    there is none it does not wait for one, and once there is one its time is
+    ignored (ancient); so planning such jobs neither builds nor probes."""
+    stamp = recompute_stamp(spec.id)
+    if workflow.is_main_process and not os.path.exists(stamp):
+        from repro._io import write_text_atomic
+        write_text_atomic(stamp, "")
+
+    def needs(wildcards):
+        at_plan()
+        files = [stamp if recomputed(spec.id) else ancient(stamp)]
+        if not svmlight:
+            return files
+        if os.path.exists(SVMLIGHT_BUILD):
+            return files + [ancient(SVMLIGHT_BUILD)]
+        if spec.job_files.path(spec.folder(RESULTS), **dict(wildcards)).exists() and not recomputed(spec.id):
+            return files
+        return files + ([SVMLIGHT_BUILD] if SVMLIGHT_BUILDABLE() else [])
+    return needs
+
+
+_PLANNED = []
+
+
+def plan_hook(wildcards):
+    """The input of the rules with no other input function (data, builds): none,
+    but Snakemake planning them calls at_plan, so that their targets print the plan too."""
+    at_plan()
+    return []
+
+
+def at_plan():
+    """Once, in the main process, when Snakemake starts to plan (the first input
+    function it calls; the command line's targets and flags are known only then):
+    write the stamps of the tables in config recompute anew, then print what the
+    planned jobs cost (plan.smk)."""
+    if _PLANNED or not workflow.is_main_process:
+        return
+    _PLANNED.append(True)
+    import time
+
+    from repro._io import write_text_atomic
+
+    for table_id in TABLE_SPECS:
+        if recomputed(table_id):
+            write_text_atomic(recompute_stamp(table_id), f"recompute asked at {time.time()!r}\n")
+    for line in cost_lines():
+        print(line, file=sys.stderr)
 
 
 import repro.datasets as rd

@@ -2,6 +2,8 @@
 
 
 rule fetch_dataset:
+    input:
+        plan_hook,
     output:
         f"{DATA_RECORDS}/{{dataset}}.json",
     log:

@@ -6,18 +6,20 @@
 # TableSpecs of repro.experiments.gs_svm.
 from repro.experiments import gs_svm as GS
 
-GS_PROTOCOL = GS.PROTOCOLS[PROFILE]
+GS_PROTOCOL = GS.PROTOCOLS[SCALE]
 GS_T1, GS_T2, GS_SPEED = (GS.TABLES[t] for t in ("gs_svm_table1", "gs_svm_table2", "gs_svm_speed"))
 
 
 rule gs_svm_table1_record:
+    input:
+        job_inputs(GS_T1),
     output:
         f"{GS_T1.folder(RESULTS)}/{GS_T1.job_files.template}",
     log:
-        log_path(PROFILE, "gs_svm", "table1", "{dataset}", "{method}_C{C}.log"),
+        log_path(SCALE, "gs_svm", "table1", "{dataset}", "{method}_C{C}.log"),
     params:
         table=GS_T1.id,
-        profile=PROFILE,
+        scale=SCALE,
     conda:
         REPRO_ENV
     script:
@@ -25,13 +27,15 @@ rule gs_svm_table1_record:
 
 
 rule gs_svm_table2_fold:
+    input:
+        job_inputs(GS_T2),
     output:
         f"{GS_T2.folder(RESULTS)}/{GS_T2.job_files.template}",
     log:
-        log_path(PROFILE, "gs_svm", "table2", "{dataset}", "fold{fold}.log"),
+        log_path(SCALE, "gs_svm", "table2", "{dataset}", "fold{fold}.log"),
     params:
         table=GS_T2.id,
-        profile=PROFILE,
+        scale=SCALE,
     wildcard_constraints:
         fold=r"\d+",
     conda:
@@ -50,7 +54,7 @@ rule gs_svm_table1:
         md=f"{TABLES}/gs_svm_table1.md",
         records=f"{TABLES}/gs_svm_table1_records.csv",
     log:
-        log_path(PROFILE, "gs_svm", "table1.log"),
+        log_path(SCALE, "gs_svm", "table1.log"),
     params:
         **table_params(GS_T1),
     conda:
@@ -67,7 +71,7 @@ rule gs_svm_table2:
         md=f"{TABLES}/gs_svm_table2.md",
         records=f"{TABLES}/gs_svm_table2_records.csv",
     log:
-        log_path(PROFILE, "gs_svm", "table2.log"),
+        log_path(SCALE, "gs_svm", "table2.log"),
     params:
         **table_params(GS_T2),
     conda:
@@ -76,19 +80,21 @@ rule gs_svm_table2:
         "../scripts/table.py"
 
 
-# Timing jobs take every core (threads: workflow.cores) so that no other job
+# Timing jobs take every core (threads: every_core, common.smk) so that no other job
 # runs beside them; the ratios are measured side by side within the job. A
 # function, read when the job is scheduled: commands run without --cores
 # (`snakemake --unlock`) would fail on reading workflow.cores at parse time.
 rule gs_svm_speed_record:
+    input:
+        job_inputs(GS_SPEED),
     output:
         f"{GS_SPEED.folder(RESULTS)}/{GS_SPEED.job_files.template}",
     log:
-        log_path(PROFILE, "gs_svm", "speed", "{dataset}.log"),
+        log_path(SCALE, "gs_svm", "speed", "{dataset}.log"),
     params:
         table=GS_SPEED.id,
-        profile=PROFILE,
-    threads: lambda wildcards: workflow.cores
+        scale=SCALE,
+    threads: every_core
     conda:
         REPRO_ENV
     script:
@@ -101,8 +107,9 @@ rule gs_svm_speed_table:
     output:
         csv=f"{TABLES}/gs_svm_speed.csv",
         md=f"{TABLES}/gs_svm_speed.md",
+        records=f"{TABLES}/gs_svm_speed_records.csv",
     log:
-        log_path(PROFILE, "gs_svm", "speed_table.log"),
+        log_path(SCALE, "gs_svm", "speed_table.log"),
     params:
         **table_params(GS_SPEED),
     conda:

@@ -8,21 +8,23 @@
 # their cells read 'unavailable offline'.
 from repro.experiments import ldm as LD
 
-LD_PROTOCOL = LD.PROTOCOLS[PROFILE]
+LD_PROTOCOL = LD.PROTOCOLS[SCALE]
 LD_T2, LD_T3, LD_T4 = (LD.TABLES[t] for t in ("ldm_table2", "ldm_table3", "ldm_table4"))
-LD_LARGE_PROTOCOL = LD_T4.protocol(PROFILE)
+LD_LARGE_PROTOCOL = LD_T4.protocol(SCALE)
 # Table 1 and Figures 1-3 (repro.experiments.ldm_figures): their own protocols
 LD_FIGS = {t: LD.TABLES[t] for t in ("ldm_table1", "ldm_figure1", "ldm_figure2", "ldm_figure3")}
 
 
 rule ldm_table2_record:
+    input:
+        job_inputs(LD_T2),
     output:
         f"{LD_T2.folder(RESULTS)}/{LD_T2.job_files.template}",
     log:
-        log_path(PROFILE, "ldm", "table2", "{dataset}", "partition{partition}.log"),
+        log_path(SCALE, "ldm", "table2", "{dataset}", "partition{partition}.log"),
     params:
         table=LD_T2.id,
-        profile=PROFILE,
+        scale=SCALE,
     wildcard_constraints:
         partition=r"\d+",
     conda:
@@ -32,13 +34,15 @@ rule ldm_table2_record:
 
 
 rule ldm_table3_record:
+    input:
+        job_inputs(LD_T3),
     output:
         f"{LD_T3.folder(RESULTS)}/{LD_T3.job_files.template}",
     log:
-        log_path(PROFILE, "ldm", "table3", "{dataset}", "partition{partition}.log"),
+        log_path(SCALE, "ldm", "table3", "{dataset}", "partition{partition}.log"),
     params:
         table=LD_T3.id,
-        profile=PROFILE,
+        scale=SCALE,
     wildcard_constraints:
         partition=r"\d+",
     conda:
@@ -55,7 +59,7 @@ rule ldm_table2:
         md=f"{TABLES}/ldm_table2.md",
         records=f"{TABLES}/ldm_table2_records.csv",
     log:
-        log_path(PROFILE, "ldm", "table2.log"),
+        log_path(SCALE, "ldm", "table2.log"),
     params:
         **table_params(LD_T2),
     conda:
@@ -72,7 +76,7 @@ rule ldm_table3:
         md=f"{TABLES}/ldm_table3.md",
         records=f"{TABLES}/ldm_table3_records.csv",
     log:
-        log_path(PROFILE, "ldm", "table3.log"),
+        log_path(SCALE, "ldm", "table3.log"),
     params:
         **table_params(LD_T3),
     conda:
@@ -82,13 +86,15 @@ rule ldm_table3:
 
 
 rule ldm_table4_record:
+    input:
+        job_inputs(LD_T4),
     output:
         f"{LD_T4.folder(RESULTS)}/{LD_T4.job_files.template}",
     log:
-        log_path(PROFILE, "ldm", "table4", "{dataset}", "partition{partition}.log"),
+        log_path(SCALE, "ldm", "table4", "{dataset}", "partition{partition}.log"),
     params:
         table=LD_T4.id,
-        profile=PROFILE,
+        scale=SCALE,
     wildcard_constraints:
         partition=r"\d+",
     conda:
@@ -105,7 +111,7 @@ rule ldm_table4:
         md=f"{TABLES}/ldm_table4.md",
         records=f"{TABLES}/ldm_table4_records.csv",
     log:
-        log_path(PROFILE, "ldm", "table4.log"),
+        log_path(SCALE, "ldm", "table4.log"),
     params:
         **table_params(LD_T4),
     conda:
@@ -115,13 +121,15 @@ rule ldm_table4:
 
 
 rule ldm_table1_record:
+    input:
+        job_inputs(LD_FIGS['ldm_table1']),
     output:
         f"{LD_FIGS['ldm_table1'].folder(RESULTS)}/{LD_FIGS['ldm_table1'].job_files.template}",
     log:
-        log_path(PROFILE, "ldm", "table1", "{dataset}.log"),
+        log_path(SCALE, "ldm", "table1", "{dataset}.log"),
     params:
         table="ldm_table1",
-        profile=PROFILE,
+        scale=SCALE,
     conda:
         REPRO_ENV
     script:
@@ -130,13 +138,13 @@ rule ldm_table1_record:
 
 rule ldm_table1:
     input:
-        table_inputs(LD_FIGS["ldm_table1"], LD_FIGS["ldm_table1"].protocol(PROFILE)),
+        table_inputs(LD_FIGS["ldm_table1"], LD_FIGS["ldm_table1"].protocol(SCALE)),
     output:
         csv=f"{TABLES}/ldm_table1.csv",
         md=f"{TABLES}/ldm_table1.md",
         records=f"{TABLES}/ldm_table1_records.csv",
     log:
-        log_path(PROFILE, "ldm", "table1.log"),
+        log_path(SCALE, "ldm", "table1.log"),
     params:
         **table_params(LD_FIGS["ldm_table1"]),
     conda:
@@ -146,13 +154,15 @@ rule ldm_table1:
 
 
 rule ldm_figure1_record:
+    input:
+        job_inputs(LD_FIGS['ldm_figure1']),
     output:
         f"{LD_FIGS['ldm_figure1'].folder(RESULTS)}/{LD_FIGS['ldm_figure1'].job_files.template}",
     log:
-        log_path(PROFILE, "ldm", "figure1", "{dataset}", "{kernel}.log"),
+        log_path(SCALE, "ldm", "figure1", "{dataset}", "{kernel}.log"),
     params:
         table="ldm_figure1",
-        profile=PROFILE,
+        scale=SCALE,
     wildcard_constraints:
         kernel="linear|rbf",
     conda:
@@ -163,14 +173,14 @@ rule ldm_figure1_record:
 
 rule ldm_figure1:
     input:
-        table_inputs(LD_FIGS["ldm_figure1"], LD_FIGS["ldm_figure1"].protocol(PROFILE)),
+        table_inputs(LD_FIGS["ldm_figure1"], LD_FIGS["ldm_figure1"].protocol(SCALE)),
     output:
         csv=f"{TABLES}/ldm_figure1.csv",
         md=f"{TABLES}/ldm_figure1.md",
         records=f"{TABLES}/ldm_figure1_records.csv",
         png=f"{TABLES}/ldm_figure1.png",
     log:
-        log_path(PROFILE, "ldm", "figure1.log"),
+        log_path(SCALE, "ldm", "figure1.log"),
     params:
         **table_params(LD_FIGS["ldm_figure1"]),
     conda:
@@ -179,18 +189,20 @@ rule ldm_figure1:
         "../scripts/table.py"
 
 
-# Timing jobs take every core (threads: workflow.cores) so that no other job
+# Timing jobs take every core (threads: every_core, common.smk) so that no other job
 # runs beside them (as the other papers' speed jobs; a function, read when the
 # job is scheduled, so that `snakemake --unlock` needs no --cores).
 rule ldm_figure2_record:
+    input:
+        job_inputs(LD_FIGS['ldm_figure2']),
     output:
         f"{LD_FIGS['ldm_figure2'].folder(RESULTS)}/{LD_FIGS['ldm_figure2'].job_files.template}",
     log:
-        log_path(PROFILE, "ldm", "figure2", "{dataset}.log"),
+        log_path(SCALE, "ldm", "figure2", "{dataset}.log"),
     params:
         table="ldm_figure2",
-        profile=PROFILE,
-    threads: lambda wildcards: workflow.cores
+        scale=SCALE,
+    threads: every_core
     conda:
         REPRO_ENV
     script:
@@ -199,14 +211,14 @@ rule ldm_figure2_record:
 
 rule ldm_figure2:
     input:
-        table_inputs(LD_FIGS["ldm_figure2"], LD_FIGS["ldm_figure2"].protocol(PROFILE)),
+        table_inputs(LD_FIGS["ldm_figure2"], LD_FIGS["ldm_figure2"].protocol(SCALE)),
     output:
         csv=f"{TABLES}/ldm_figure2.csv",
         md=f"{TABLES}/ldm_figure2.md",
         records=f"{TABLES}/ldm_figure2_records.csv",
         png=f"{TABLES}/ldm_figure2.png",
     log:
-        log_path(PROFILE, "ldm", "figure2.log"),
+        log_path(SCALE, "ldm", "figure2.log"),
     params:
         **table_params(LD_FIGS["ldm_figure2"]),
     conda:
@@ -216,13 +228,15 @@ rule ldm_figure2:
 
 
 rule ldm_figure3_record:
+    input:
+        job_inputs(LD_FIGS['ldm_figure3']),
     output:
         f"{LD_FIGS['ldm_figure3'].folder(RESULTS)}/{LD_FIGS['ldm_figure3'].job_files.template}",
     log:
-        log_path(PROFILE, "ldm", "figure3", "{dataset}", "{kernel}.log"),
+        log_path(SCALE, "ldm", "figure3", "{dataset}", "{kernel}.log"),
     params:
         table="ldm_figure3",
-        profile=PROFILE,
+        scale=SCALE,
     wildcard_constraints:
         kernel="linear|rbf",
     conda:
@@ -233,14 +247,14 @@ rule ldm_figure3_record:
 
 rule ldm_figure3:
     input:
-        table_inputs(LD_FIGS["ldm_figure3"], LD_FIGS["ldm_figure3"].protocol(PROFILE)),
+        table_inputs(LD_FIGS["ldm_figure3"], LD_FIGS["ldm_figure3"].protocol(SCALE)),
     output:
         csv=f"{TABLES}/ldm_figure3.csv",
         md=f"{TABLES}/ldm_figure3.md",
         records=f"{TABLES}/ldm_figure3_records.csv",
         png=f"{TABLES}/ldm_figure3.png",
     log:
-        log_path(PROFILE, "ldm", "figure3.log"),
+        log_path(SCALE, "ldm", "figure3.log"),
     params:
         **table_params(LD_FIGS["ldm_figure3"]),
     conda:

@@ -7,18 +7,20 @@
 # repro.experiments.lsvm.
 from repro.experiments import lsvm as LS
 
-LS_PROTOCOL = LS.PROTOCOLS[PROFILE]
+LS_PROTOCOL = LS.PROTOCOLS[SCALE]
 LS_CONV, LS_SCALING, LS_ACC = (LS.TABLES[t] for t in ("lsvm_convergence", "lsvm_scaling", "lsvm_accuracy"))
 
 
 rule lsvm_convergence_record:
+    input:
+        job_inputs(LS_CONV),
     output:
         f"{LS_CONV.folder(RESULTS)}/{LS_CONV.job_files.template}",
     log:
-        log_path(PROFILE, "lsvm", "convergence", "{dataset}", "nu{nu_times_m}_over_m.log"),
+        log_path(SCALE, "lsvm", "convergence", "{dataset}", "nu{nu_times_m}_over_m.log"),
     params:
         table=LS_CONV.id,
-        profile=PROFILE,
+        scale=SCALE,
     wildcard_constraints:
         nu_times_m=r"\d+",
     conda:
@@ -36,7 +38,7 @@ rule lsvm_convergence:
         records=f"{TABLES}/lsvm_convergence_records.csv",
         png=f"{TABLES}/lsvm_convergence.png",
     log:
-        log_path(PROFILE, "lsvm", "convergence.log"),
+        log_path(SCALE, "lsvm", "convergence.log"),
     params:
         **table_params(LS_CONV),
     conda:
@@ -45,20 +47,22 @@ rule lsvm_convergence:
         "../scripts/table.py"
 
 
-# Timing jobs take every core (threads: workflow.cores) so that no other job
+# Timing jobs take every core (threads: every_core, common.smk) so that no other job
 # runs beside them (as gs_svm.smk's speed jobs; a function, read when the job
 # is scheduled, so that `snakemake --unlock` needs no --cores).
 rule lsvm_scaling_record:
+    input:
+        job_inputs(LS_SCALING),
     output:
         f"{LS_SCALING.folder(RESULTS)}/{LS_SCALING.job_files.template}",
     log:
-        log_path(PROFILE, "lsvm", "scaling", "m{m}.log"),
+        log_path(SCALE, "lsvm", "scaling", "m{m}.log"),
     params:
         table=LS_SCALING.id,
-        profile=PROFILE,
+        scale=SCALE,
     wildcard_constraints:
         m=r"\d+",
-    threads: lambda wildcards: workflow.cores
+    threads: every_core
     conda:
         REPRO_ENV
     script:
@@ -73,7 +77,7 @@ rule lsvm_scaling:
         md=f"{TABLES}/lsvm_scaling.md",
         records=f"{TABLES}/lsvm_scaling_records.csv",
     log:
-        log_path(PROFILE, "lsvm", "scaling.log"),
+        log_path(SCALE, "lsvm", "scaling.log"),
     params:
         **table_params(LS_SCALING),
     conda:
@@ -83,13 +87,15 @@ rule lsvm_scaling:
 
 
 rule lsvm_accuracy_fold:
+    input:
+        job_inputs(LS_ACC),
     output:
         f"{LS_ACC.folder(RESULTS)}/{LS_ACC.job_files.template}",
     log:
-        log_path(PROFILE, "lsvm", "accuracy", "{dataset}", "fold{fold}.log"),
+        log_path(SCALE, "lsvm", "accuracy", "{dataset}", "fold{fold}.log"),
     params:
         table=LS_ACC.id,
-        profile=PROFILE,
+        scale=SCALE,
     wildcard_constraints:
         fold=r"\d+",
     conda:
@@ -106,7 +112,7 @@ rule lsvm_accuracy:
         md=f"{TABLES}/lsvm_accuracy.md",
         records=f"{TABLES}/lsvm_accuracy_records.csv",
     log:
-        log_path(PROFILE, "lsvm", "accuracy.log"),
+        log_path(SCALE, "lsvm", "accuracy.log"),
     params:
         **table_params(LS_ACC),
     conda:

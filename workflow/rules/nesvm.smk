@@ -6,29 +6,29 @@
 # (baselines.smk); where it cannot be built its cells say why.
 from repro.experiments import nesvm as NE
 
-NE_PROTOCOL = NE.PROTOCOLS[PROFILE]
+NE_PROTOCOL = NE.PROTOCOLS[SCALE]
 NE_TIME, NE_IMAGES = NE.TABLES["nesvm_time"], NE.TABLES["nesvm_images"]
-NE_IMAGE_PROTOCOL = NE_IMAGES.protocol(PROFILE)
+NE_IMAGE_PROTOCOL = NE_IMAGES.protocol(SCALE)
 NE_CONV, NE_READINGS = NE.TABLES["nesvm_convergence"], NE.TABLES["nesvm_readings"]
-NE_CONV_PROTOCOL, NE_READINGS_PROTOCOL = NE_CONV.protocol(PROFILE), NE_READINGS.protocol(PROFILE)
+NE_CONV_PROTOCOL, NE_READINGS_PROTOCOL = NE_CONV.protocol(SCALE), NE_READINGS.protocol(SCALE)
 
 
-# Timing jobs take every core (threads: workflow.cores, read when the job is
+# Timing jobs take every core (threads: every_core, common.smk, read when the job is
 # scheduled, as gs_svm.smk's speed jobs) so that no other job runs beside them.
 rule nesvm_time_record:
     input:
-        lambda wildcards: [SVMLIGHT_BUILD] if SVMLIGHT_BUILDABLE() else [],
+        job_inputs(NE_TIME, svmlight=True),
     output:
         f"{NE_TIME.folder(RESULTS)}/{NE_TIME.job_files.template}",
     log:
-        log_path(PROFILE, "nesvm", "time", "set{set_id}", "C{C}.log"),
+        log_path(SCALE, "nesvm", "time", "set{set_id}", "C{C}.log"),
     params:
         table=NE_TIME.id,
-        profile=PROFILE,
+        scale=SCALE,
     wildcard_constraints:
         set_id=r"\d+",
         C=r"[0-9.e+-]+",
-    threads: lambda wildcards: workflow.cores
+    threads: every_core
     conda:
         REPRO_ENV
     script:
@@ -44,7 +44,7 @@ rule nesvm_time:
         records=f"{TABLES}/nesvm_time_records.csv",
         png=f"{TABLES}/nesvm_time.png",
     log:
-        log_path(PROFILE, "nesvm", "time.log"),
+        log_path(SCALE, "nesvm", "time.log"),
     params:
         **table_params(NE_TIME),
     conda:
@@ -57,17 +57,17 @@ rule nesvm_time:
 # (none: their features were never published); the page lists each with why.
 rule nesvm_images_record:
     input:
-        lambda wildcards: [SVMLIGHT_BUILD] if SVMLIGHT_BUILDABLE() else [],
+        job_inputs(NE_IMAGES, svmlight=True),
     output:
         f"{NE_IMAGES.folder(RESULTS)}/{NE_IMAGES.job_files.template}",
     log:
-        log_path(PROFILE, "nesvm", "images", "{dataset}", "C{C}.log"),
+        log_path(SCALE, "nesvm", "images", "{dataset}", "C{C}.log"),
     params:
         table=NE_IMAGES.id,
-        profile=PROFILE,
+        scale=SCALE,
     wildcard_constraints:
         C=r"[0-9.e+-]+",
-    threads: lambda wildcards: workflow.cores
+    threads: every_core
     conda:
         REPRO_ENV
     script:
@@ -82,7 +82,7 @@ rule nesvm_images:
         md=f"{TABLES}/nesvm_images.md",
         records=f"{TABLES}/nesvm_images_records.csv",
     log:
-        log_path(PROFILE, "nesvm", "images.log"),
+        log_path(SCALE, "nesvm", "images.log"),
     params:
         **table_params(NE_IMAGES),
     conda:
@@ -95,13 +95,15 @@ rule nesvm_images:
 # readings (printed vs alternative, per ambiguity and mu). The readings time
 # their fits, so they take every core like the timing jobs above.
 rule nesvm_convergence_record:
+    input:
+        job_inputs(NE_CONV),
     output:
         f"{NE_CONV.folder(RESULTS)}/{NE_CONV.job_files.template}",
     log:
-        log_path(PROFILE, "nesvm", "convergence", "{dataset}.log"),
+        log_path(SCALE, "nesvm", "convergence", "{dataset}.log"),
     params:
         table=NE_CONV.id,
-        profile=PROFILE,
+        scale=SCALE,
     conda:
         REPRO_ENV
     script:
@@ -117,7 +119,7 @@ rule nesvm_convergence:
         records=f"{TABLES}/nesvm_convergence_records.csv",
         png=f"{TABLES}/nesvm_convergence.png",
     log:
-        log_path(PROFILE, "nesvm", "convergence.log"),
+        log_path(SCALE, "nesvm", "convergence.log"),
     params:
         **table_params(NE_CONV),
     conda:
@@ -127,16 +129,18 @@ rule nesvm_convergence:
 
 
 rule nesvm_readings_record:
+    input:
+        job_inputs(NE_READINGS),
     output:
         f"{NE_READINGS.folder(RESULTS)}/{NE_READINGS.job_files.template}",
     log:
-        log_path(PROFILE, "nesvm", "readings", "{reading}", "mu{mu}.log"),
+        log_path(SCALE, "nesvm", "readings", "{reading}", "mu{mu}.log"),
     params:
         table=NE_READINGS.id,
-        profile=PROFILE,
+        scale=SCALE,
     wildcard_constraints:
         mu=r"[0-9.e+-]+",
-    threads: lambda wildcards: workflow.cores
+    threads: every_core
     conda:
         REPRO_ENV
     script:
@@ -151,7 +155,7 @@ rule nesvm_readings:
         md=f"{TABLES}/nesvm_readings.md",
         records=f"{TABLES}/nesvm_readings_records.csv",
     log:
-        log_path(PROFILE, "nesvm", "readings.log"),
+        log_path(SCALE, "nesvm", "readings.log"),
     params:
         **table_params(NE_READINGS),
     conda:

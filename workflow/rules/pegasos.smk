@@ -6,24 +6,26 @@
 # generic scripts; paths, records and the table come from repro.experiments.pegasos.
 from repro.experiments import pegasos as PG
 
-PG_PROTOCOL = PG.PROTOCOLS[PROFILE]
+PG_PROTOCOL = PG.PROTOCOLS[SCALE]
 PG_CONV = PG.TABLES["pegasos_convergence"]
 
 
-# The records hold seconds: timed jobs take every core (threads: workflow.cores,
+# The records hold seconds: timed jobs take every core (threads: every_core, common.smk,
 # read when the job is scheduled, see gs_svm_speed_record) so that no other job
 # runs beside them.
 rule pegasos_convergence_record:
+    input:
+        job_inputs(PG_CONV),
     output:
         f"{PG_CONV.folder(RESULTS)}/{PG_CONV.job_files.template}",
     log:
-        log_path(PROFILE, "pegasos", "convergence", "{dataset}", "{job}.log"),
+        log_path(SCALE, "pegasos", "convergence", "{dataset}", "{job}.log"),
     params:
         table=PG_CONV.id,
-        profile=PROFILE,
+        scale=SCALE,
     wildcard_constraints:
         job=r"pegasos_k\d+|baselines",
-    threads: lambda wildcards: workflow.cores
+    threads: every_core
     conda:
         REPRO_ENV
     script:
@@ -37,17 +39,17 @@ rule pegasos_convergence_record:
 # job writes one record with the reason and the table's cells read unavailable.
 rule pegasos_convergence_svmlight:
     input:
-        lambda wildcards: [SVMLIGHT_BUILD] if SVMLIGHT_BUILDABLE() else [],
+        job_inputs(PG_CONV, svmlight=True),
     output:
         f"{PG_CONV.folder(RESULTS)}/{PG_CONV.job_files.template}",
     log:
-        log_path(PROFILE, "pegasos", "convergence", "{dataset}", "{job}.log"),
+        log_path(SCALE, "pegasos", "convergence", "{dataset}", "{job}.log"),
     params:
         table=PG_CONV.id,
-        profile=PROFILE,
+        scale=SCALE,
     wildcard_constraints:
         job=PG.SVMLIGHT_JOB,
-    threads: lambda wildcards: workflow.cores
+    threads: every_core
     conda:
         REPRO_ENV
     script:
@@ -63,7 +65,7 @@ rule pegasos_convergence:
         records=f"{TABLES}/pegasos_convergence_records.csv",
         png=f"{TABLES}/pegasos_convergence.png",
     log:
-        log_path(PROFILE, "pegasos", "convergence.log"),
+        log_path(SCALE, "pegasos", "convergence.log"),
     params:
         **table_params(PG_CONV),
     conda:
