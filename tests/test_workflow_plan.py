@@ -79,7 +79,7 @@ def test_the_readme_states_the_whole_runs_cost_as_the_plan_computes_it(data_env,
     out = _plan(clone)
     whole = re.search(r"every job from scratch: (\d+\.\d) hours of one core \(\d+ jobs\), about (\d+\.\d) hours "
                       r"wall at --cores 8", out)
-    first_screen = (REPO / "README.md").read_text(encoding="utf-8")[:2500]
+    first_screen = " ".join((REPO / "README.md").read_text(encoding="utf-8")[:2500].split())
     assert f"{whole.group(1)} CPU-hours" in first_screen, whole.group(0)
     assert f"{whole.group(2)} hours at 8 cores" in first_screen, whole.group(0)
 
@@ -98,9 +98,10 @@ def test_an_unknown_table_in_recompute_is_refused(data_env, clone):
     assert "recompute: unknown table(s) ['ldm_tabel4']" in r.stdout + r.stderr
 
 
-def test_without_reuse_every_job_is_planned_with_its_measured_cost(data_env, tmp_path):
+def test_recompute_without_reuse_runs_every_job_with_its_measured_cost(data_env, tmp_path):
+    """Nothing laid back, the page up to date: recompute still makes the page's jobs run."""
     clone = _clone(tmp_path)
-    out = _plan(clone, "--config", "reuse_records=false", "--", "lsvm_accuracy")
+    out = _plan(clone, "--config", "reuse_records=false", "recompute=lsvm_accuracy", "--", "lsvm_accuracy")
     assert _stats(out).get("lsvm_accuracy_fold") == 60, out
     assert re.search(r"  lsvm_accuracy: 60 of 60 jobs to run, \d+m\d\ds of one core as measured", out)
     assert not (clone / "results" / "full" / "lsvm").exists()

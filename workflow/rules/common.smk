@@ -92,17 +92,19 @@ def restore_committed(spec, protocol):
 
 
 def table_inputs(spec, protocol):
-    """The input of a table's rule: the job files it waits for, config
+    """The input of a table's step, to unpack: ``jobs``, the job files it waits for, config
     skip_datasets left out and config partial_datasets limited to the splits on
     disk (per-split tables). Registers the table in TABLE_SPECS and lays its
     committed records back (restore_committed) while the rules are read; the
-    list itself is made when Snakemake plans (an input function: see at_plan)."""
+    list itself is made when Snakemake plans (an input function: see at_plan).
+    ``stamp``: the table's recompute stamp (stamp_input)."""
     TABLE_SPECS[spec.id] = (spec, protocol)
     restore_committed(spec, protocol)
 
     def job_files(wildcards):
         at_plan()
-        return spec.job_paths(RESULTS, protocol, exclude=SKIP, partial=PARTIAL)
+        return {"jobs": spec.job_paths(RESULTS, protocol, exclude=SKIP, partial=PARTIAL),
+                "stamp": stamp_input(spec.id)}
     return job_files
 
 
@@ -118,6 +120,18 @@ def recompute_stamp(table_id):
     return os.path.join(RESULTS, ".recompute", f"{table_id}.stamp")
 
 
+def stamp_input(table_id):
+    """The recompute stamp as an input of a table's jobs and of its page: its time
+    ignored (ancient) unless config recompute names the table. The page takes it
+    too, so that a page up to date with its job files missing is rebuilt, and
+    its jobs run, when the table is recomputed."""
+    stamp = recompute_stamp(table_id)
+    if workflow.is_main_process and not os.path.exists(stamp):
+        from repro._io import write_text_atomic
+        write_text_atomic(stamp, "")
+    return [stamp if recomputed(table_id) else ancient(stamp)]
+
+
 def job_inputs(spec, svmlight=False):
     """The input of a table's experiment jobs: the table's recompute stamp and,
     for a job that runs SVM-Light (svmlight=True), the build's record
@@ -125,14 +139,9 @@ def job_inputs(spec, svmlight=False):
     laid back from the committed ones) is not rerun for want of a build: while
     there is none it does not wait for one, and once there is one its time is
     ignored (ancient); so planning such jobs neither builds nor probes."""
-    stamp = recompute_stamp(spec.id)
-    if workflow.is_main_process and not os.path.exists(stamp):
-        from repro._io import write_text_atomic
-        write_text_atomic(stamp, "")
-
     def needs(wildcards):
         at_plan()
-        files = [stamp if recomputed(spec.id) else ancient(stamp)]
+        files = stamp_input(spec.id)
         if not svmlight:
             return files
         if os.path.exists(SVMLIGHT_BUILD):

@@ -48,7 +48,7 @@ rule gs_svm_table2_fold:
 # Table 2 does not wait on (or recompute) Table 1's hours of SMO counts.
 rule gs_svm_table1:
     input:
-        table_inputs(GS_T1, GS_PROTOCOL),
+        unpack(table_inputs(GS_T1, GS_PROTOCOL)),
     output:
         csv=f"{TABLES}/gs_svm_table1.csv",
         md=f"{TABLES}/gs_svm_table1.md",
@@ -65,7 +65,7 @@ rule gs_svm_table1:
 
 rule gs_svm_table2:
     input:
-        table_inputs(GS_T2, GS_PROTOCOL),
+        unpack(table_inputs(GS_T2, GS_PROTOCOL)),
     output:
         csv=f"{TABLES}/gs_svm_table2.csv",
         md=f"{TABLES}/gs_svm_table2.md",
@@ -103,7 +103,7 @@ rule gs_svm_speed_record:
 
 rule gs_svm_speed_table:
     input:
-        table_inputs(GS_SPEED, GS_PROTOCOL),
+        unpack(table_inputs(GS_SPEED, GS_PROTOCOL)),
     output:
         csv=f"{TABLES}/gs_svm_speed.csv",
         md=f"{TABLES}/gs_svm_speed.md",

@@ -53,7 +53,7 @@ rule ldm_table3_record:
 
 rule ldm_table2:
     input:
-        table_inputs(LD_T2, LD_PROTOCOL),
+        unpack(table_inputs(LD_T2, LD_PROTOCOL)),
     output:
         csv=f"{TABLES}/ldm_table2.csv",
         md=f"{TABLES}/ldm_table2.md",
@@ -70,7 +70,7 @@ rule ldm_table2:
 
 rule ldm_table3:
     input:
-        table_inputs(LD_T3, LD_PROTOCOL),
+        unpack(table_inputs(LD_T3, LD_PROTOCOL)),
     output:
         csv=f"{TABLES}/ldm_table3.csv",
         md=f"{TABLES}/ldm_table3.md",
@@ -105,7 +105,7 @@ rule ldm_table4_record:
 
 rule ldm_table4:
     input:
-        table_inputs(LD_T4, LD_LARGE_PROTOCOL),
+        unpack(table_inputs(LD_T4, LD_LARGE_PROTOCOL)),
     output:
         csv=f"{TABLES}/ldm_table4.csv",
         md=f"{TABLES}/ldm_table4.md",
@@ -138,7 +138,7 @@ rule ldm_table1_record:
 
 rule ldm_table1:
     input:
-        table_inputs(LD_FIGS["ldm_table1"], LD_FIGS["ldm_table1"].protocol(SCALE)),
+        unpack(table_inputs(LD_FIGS["ldm_table1"], LD_FIGS["ldm_table1"].protocol(SCALE))),
     output:
         csv=f"{TABLES}/ldm_table1.csv",
         md=f"{TABLES}/ldm_table1.md",
@@ -173,7 +173,7 @@ rule ldm_figure1_record:
 
 rule ldm_figure1:
     input:
-        table_inputs(LD_FIGS["ldm_figure1"], LD_FIGS["ldm_figure1"].protocol(SCALE)),
+        unpack(table_inputs(LD_FIGS["ldm_figure1"], LD_FIGS["ldm_figure1"].protocol(SCALE))),
     output:
         csv=f"{TABLES}/ldm_figure1.csv",
         md=f"{TABLES}/ldm_figure1.md",
@@ -211,7 +211,7 @@ rule ldm_figure2_record:
 
 rule ldm_figure2:
     input:
-        table_inputs(LD_FIGS["ldm_figure2"], LD_FIGS["ldm_figure2"].protocol(SCALE)),
+        unpack(table_inputs(LD_FIGS["ldm_figure2"], LD_FIGS["ldm_figure2"].protocol(SCALE))),
     output:
         csv=f"{TABLES}/ldm_figure2.csv",
         md=f"{TABLES}/ldm_figure2.md",
@@ -247,7 +247,7 @@ rule ldm_figure3_record:
 
 rule ldm_figure3:
     input:
-        table_inputs(LD_FIGS["ldm_figure3"], LD_FIGS["ldm_figure3"].protocol(SCALE)),
+        unpack(table_inputs(LD_FIGS["ldm_figure3"], LD_FIGS["ldm_figure3"].protocol(SCALE))),
     output:
         csv=f"{TABLES}/ldm_figure3.csv",
         md=f"{TABLES}/ldm_figure3.md",

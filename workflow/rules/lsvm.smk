@@ -31,7 +31,7 @@ rule lsvm_convergence_record:
 
 rule lsvm_convergence:
     input:
-        table_inputs(LS_CONV, LS_PROTOCOL),
+        unpack(table_inputs(LS_CONV, LS_PROTOCOL)),
     output:
         csv=f"{TABLES}/lsvm_convergence.csv",
         md=f"{TABLES}/lsvm_convergence.md",
@@ -71,7 +71,7 @@ rule lsvm_scaling_record:
 
 rule lsvm_scaling:
     input:
-        table_inputs(LS_SCALING, LS_PROTOCOL),
+        unpack(table_inputs(LS_SCALING, LS_PROTOCOL)),
     output:
         csv=f"{TABLES}/lsvm_scaling.csv",
         md=f"{TABLES}/lsvm_scaling.md",
@@ -106,7 +106,7 @@ rule lsvm_accuracy_fold:
 
 rule lsvm_accuracy:
     input:
-        table_inputs(LS_ACC, LS_PROTOCOL),
+        unpack(table_inputs(LS_ACC, LS_PROTOCOL)),
     output:
         csv=f"{TABLES}/lsvm_accuracy.csv",
         md=f"{TABLES}/lsvm_accuracy.md",

@@ -37,7 +37,7 @@ rule nesvm_time_record:
 
 rule nesvm_time:
     input:
-        table_inputs(NE_TIME, NE_PROTOCOL),
+        unpack(table_inputs(NE_TIME, NE_PROTOCOL)),
     output:
         csv=f"{TABLES}/nesvm_time.csv",
         md=f"{TABLES}/nesvm_time.md",
@@ -76,7 +76,7 @@ rule nesvm_images_record:
 
 rule nesvm_images:
     input:
-        table_inputs(NE_IMAGES, NE_IMAGE_PROTOCOL),
+        unpack(table_inputs(NE_IMAGES, NE_IMAGE_PROTOCOL)),
     output:
         csv=f"{TABLES}/nesvm_images.csv",
         md=f"{TABLES}/nesvm_images.md",
@@ -112,7 +112,7 @@ rule nesvm_convergence_record:
 
 rule nesvm_convergence:
     input:
-        table_inputs(NE_CONV, NE_CONV_PROTOCOL),
+        unpack(table_inputs(NE_CONV, NE_CONV_PROTOCOL)),
     output:
         csv=f"{TABLES}/nesvm_convergence.csv",
         md=f"{TABLES}/nesvm_convergence.md",
@@ -149,7 +149,7 @@ rule nesvm_readings_record:
 
 rule nesvm_readings:
     input:
-        table_inputs(NE_READINGS, NE_READINGS_PROTOCOL),
+        unpack(table_inputs(NE_READINGS, NE_READINGS_PROTOCOL)),
     output:
         csv=f"{TABLES}/nesvm_readings.csv",
         md=f"{TABLES}/nesvm_readings.md",

@@ -58,7 +58,7 @@ rule pegasos_convergence_svmlight:
 
 rule pegasos_convergence:
     input:
-        table_inputs(PG_CONV, PG_PROTOCOL),
+        unpack(table_inputs(PG_CONV, PG_PROTOCOL)),
     output:
         csv=f"{TABLES}/pegasos_convergence.csv",
         md=f"{TABLES}/pegasos_convergence.md",

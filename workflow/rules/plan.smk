@@ -1,13 +1,12 @@
 # What the run Snakemake is about to plan will cost, printed whenever it plans,
-# dry runs included (a dry run never reaches `onstart`). Snakemake builds its
-# own plan only after this file is read, so this walks the same rules the same
-# way for the targets asked for: a job runs when it is forced (--forceall,
-# --forcerun, -f, config recompute), an output is missing, an input is made by a
-# job that runs, or an input is newer than its oldest output. What Snakemake
-# reads from its own metadata (changed code or params of a job run here) is not
-# seen: after editing the code, its own list of jobs is the one to trust.
-# The costs come from repro.experiments.cost (measured seconds in the committed
-# records; the quick scale's whole run from workflow/config/measured.yaml).
+# dry runs included (a dry run never reaches `onstart`). Snakemake builds its own
+# plan after the command line's targets are known, so at_plan (common.smk) calls
+# this from the first input function Snakemake evaluates, and this walks the same
+# rules the same way for those targets (Plan says how). What Snakemake reads
+# from its own metadata (changed code or params of a job run here) is not seen:
+# after editing the code, its own list of jobs is the one to trust. The costs
+# come from repro.experiments.cost (measured seconds in the committed records;
+# the quick scale's whole run from workflow/config/measured.yaml).
 import yaml
 from snakemake.io import apply_wildcards, is_flagged
 from snakemake.iocontainers import Wildcards
@@ -19,56 +18,80 @@ with open(os.path.join(workflow.basedir, "config", "measured.yaml"), encoding="u
 
 
 class Plan:
-    """The jobs Snakemake will run for ``targets``: step name -> list of
-    (wildcards, first output) of the jobs that run."""
+    """The jobs Snakemake will run for ``targets`` (``runs``: step name -> the
+    first output of each of its jobs that run), decided as Snakemake decides:
+    a job has a reason of its own to run when it is forced, when it is a target
+    with an output missing, or when its outputs exist and an input (not ancient)
+    or its script is newer than the oldest; then a job that runs makes the
+    producers of its missing inputs run, and the jobs that consume its outputs.
+    A missing file that no job that runs needs is not made (a page whose job
+    files are missing but which is up to date is not rebuilt)."""
 
     def __init__(self, targets, forced_rules=(), force_all=False, force_targets=False):
-        self.forced_rules, self.force_all = set(forced_rules), force_all
-        self.seen = {}
-        self.runs = {}
         self.producers = [r for r in workflow.rules if r.output]
+        self.jobs = {}       # key -> (step, outputs, [(input file, producer key or None)])
+        self.consumers = {}  # key -> {consumer key: [files]}
+        wanted = []
         for target in targets:
             if workflow.is_rule(target):
                 step = workflow.get_rule(target)
                 if not step.has_wildcards():
-                    self.job(step, {}, force=force_targets)
+                    wanted.append(self.add(step, {}))
             else:
-                self.file(target, force=force_targets)
-
-    def file(self, path, force=False) -> bool:
-        """Whether ``path`` is (re)made by a job that runs."""
-        step = next((r for r in self.producers if r.is_producer(path)), None)
-        if step is None:
-            return False
-        return self.job(step, step.get_wildcards(path), force)
-
-    def inputs(self, step, wildcards):
-        files = []
-        for item in step.input:
-            if callable(item):  # Snakemake calls it too, with the same wildcards
-                item = item(Wildcards(fromdict=wildcards))
-            for f in [item] if isinstance(item, str) else item:
-                files.append(f if is_flagged(f, "ancient") else apply_wildcards(f, wildcards))
-        return files
-
-    def job(self, step, wildcards, force=False) -> bool:
-        key = (step.name, tuple(sorted(wildcards.items())))
-        if key in self.seen:
-            return self.seen[key]
-        self.seen[key] = False
-        outputs = [apply_wildcards(o, wildcards) for o in step.output]
-        exist = all(os.path.exists(o) for o in outputs)
-        inputs = self.inputs(step, wildcards)
-        made = [self.file(f) for f in inputs]
-        runs = force or self.force_all or step.name in self.forced_rules or not exist or any(made)
-        if not runs and outputs:
-            oldest = min(os.path.getmtime(o) for o in outputs)
-            runs = any(not is_flagged(f, "ancient") and os.path.exists(f) and os.path.getmtime(f) > oldest
-                       for f in inputs)
-        if runs or not outputs:  # a step without outputs (all, gs_svm, ...) is a job each time
+                wanted.append(self.of_file(target))
+        wanted = [k for k in wanted if k is not None]
+        need = {key for key in self.jobs if self.reason(key, key in wanted, forced_rules, force_all,
+                                                          force_targets and key in wanted)}
+        queue = list(need)
+        while queue:
+            key = queue.pop()
+            for f, producer in self.jobs[key][2]:
+                if producer is not None and producer not in need and not os.path.exists(str(f)):
+                    need.add(producer)
+                    queue.append(producer)
+            for consumer, files in self.consumers.get(key, {}).items():
+                if consumer not in need and not all(is_flagged(f, "ancient") and os.path.exists(str(f)) for f in files):
+                    need.add(consumer)
+                    queue.append(consumer)
+        self.runs = {}
+        for key in need:
+            step, outputs, _ = self.jobs[key]
             self.runs.setdefault(step.name, []).append(outputs[0] if outputs else step.name)
-        self.seen[key] = runs and bool(outputs)
-        return self.seen[key]
+
+    def of_file(self, path):
+        """The key of the job that makes ``path`` (None: no rule makes it)."""
+        step = next((r for r in self.producers if r.is_producer(path)), None)
+        return None if step is None else self.add(step, step.get_wildcards(path))
+
+    def add(self, step, wildcards):
+        """Add a job and, recursively, the jobs making its inputs; returns its key."""
+        key = (step.name, tuple(sorted(wildcards.items())))
+        if key in self.jobs:
+            return key
+        outputs = [apply_wildcards(o, wildcards) for o in step.output]
+        self.jobs[key] = (step, outputs, [])
+        # Snakemake's own expansion of the rule's input (input functions, unpack, flags)
+        for f in step.expand_input(Wildcards(fromdict=wildcards))[0]:
+            producer = self.of_file(str(f))
+            self.jobs[key][2].append((f, producer))
+            if producer is not None:
+                self.consumers.setdefault(producer, {}).setdefault(key, []).append(f)
+        return key
+
+    def reason(self, key, is_target, forced_rules, force_all, force) -> bool:
+        """Whether a job has a reason of its own to run (see the class docstring)."""
+        step, outputs, inputs = self.jobs[key]
+        if force or force_all or step.name in forced_rules:
+            return True
+        if not outputs:
+            return is_target  # all, gs_svm, ...: a job each time they are asked for
+        if not all(os.path.exists(o) for o in outputs):
+            return is_target
+        oldest = min(os.path.getmtime(o) for o in outputs)
+        script = step.script and os.path.join(os.path.dirname(step.snakefile), step.script)
+        return (any(not is_flagged(f, "ancient") and os.path.exists(str(f)) and os.path.getmtime(str(f)) > oldest
+                    for f, _ in inputs)
+                or bool(script and os.path.getmtime(script) > oldest))
 
 
 def record_table(path):
