@@ -4,7 +4,7 @@ import pytest
 
 from repro.experiments import gs_svm as GS
 from repro.experiments import write_job, write_table, table_run
-from repro.experiments.records import write_records
+from repro.experiments.records import write_checksum, write_records
 from repro.experiments.resume import main, restore_jobs
 
 SPEC = GS.TABLES["gs_svm_table2"]
@@ -22,14 +22,16 @@ def _fold_frame(name, fold):
         "n_features": 4, "n_classes": 3, "split_scheme": "stratified_kfold", "split_seed": 0,
         "split_index": fold, "inner_folds": 10, "inner_seed": 1, "method": method,
         "log2_theta": -1.0, "log2_C": 3.0 if method == "SVMs" else float("nan"),
-        "inner_cv_accuracy": 0.9, "test_accuracy": 0.1 + fold / 3,
+        "inner_cv_accuracy": 0.9, "test_accuracy": 0.1 + fold / 30,
         "n_fits": 171, "n_unconverged_problems": 0, "refit_unconverged_problems": 0, "seconds": 1.5}
         for method in GS.TABLE2_METHODS])
 
 
 def _records_file(tmp_path, frames):
+    """A records file as the table step writes it: the records and their sha256 beside them."""
     path = tmp_path / "gs_svm_table2_records.csv"
     write_records(path, pd.concat(frames, ignore_index=True), SPEC.schema)
+    write_checksum(path)
     return path
 
 
@@ -42,7 +44,8 @@ def test_restored_jobs_are_byte_for_byte_the_files_the_jobs_wrote(data_env, tmp_
         write_job(SPEC.id, "quick", {"dataset": "Iris", "fold": str(k)}, path)
     table = tmp_path / "tables"
     outputs = type("Out", (), {"csv": table / "t.csv", "md": table / "t.md",
-                               "records": table / "gs_svm_table2_records.csv"})
+                               "records": table / "gs_svm_table2_records.csv",
+                               "checksum": table / "gs_svm_table2_records.csv.sha256"})
     write_table(SPEC.id, paths, outputs, table_run(SPEC.id, "quick"))
     restored = tmp_path / "restored" / "gs_svm" / "table2"
     written = restore_jobs(outputs.records, restored)
@@ -67,6 +70,7 @@ def test_a_records_file_cut_mid_line_is_refused_and_nothing_written(tmp_path):
     path = _records_file(tmp_path, [_fold_frame("Page", 0), _fold_frame("Page", 1)])
     text = path.read_text()
     path.write_text(text[: len(text) - 7])  # cut inside the last row
+    write_checksum(path)  # as if cut before the table step recorded it: the parser must refuse
     with pytest.raises(ValueError, match=r"line 7: the file ends mid-line"):
         restore_jobs(path, OUT(tmp_path))
     assert not OUT(tmp_path).exists()
@@ -76,6 +80,7 @@ def test_a_records_file_cut_at_a_line_boundary_is_refused_and_nothing_written(tm
     path = _records_file(tmp_path, [_fold_frame("Page", 0), _fold_frame("Page", 1)])
     lines = path.read_text().splitlines(keepends=True)
     path.write_text("".join(lines[:-1]))  # the last job lost its last record
+    write_checksum(path)
     with pytest.raises(ValueError, match=r"job \{'dataset': 'Page', 'fold': 1\} has 2 records, expected 3"):
         restore_jobs(path, OUT(tmp_path))
     assert not OUT(tmp_path).exists()
@@ -88,6 +93,7 @@ def test_a_file_that_is_not_a_tables_records_is_refused(tmp_path):
         restore_jobs(bad, OUT(tmp_path))
     one = tmp_path / "gs_svm_table1_records.csv"
     one.write_text("x\n1\n")
+    write_checksum(one)
     with pytest.raises(ValueError, match="line 1: columns do not match the schema"):
         restore_jobs(one, tmp_path / "full" / "gs_svm" / "table1")
 

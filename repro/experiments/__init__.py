@@ -27,7 +27,7 @@ from typing import Callable
 import pandas as pd
 
 from ..papers import PAPERS, check_paper
-from .records import JobFiles, RecordSchema, read_all, write_records
+from .records import JobFiles, RecordSchema, read_all, write_checksum, write_records
 
 
 @dataclass(frozen=True)
@@ -174,7 +174,7 @@ def build_table(table_id: str, records: pd.DataFrame, table_run: TableRun) -> Ta
 
 def write_table(table_id: str, inputs, outputs, table_run: TableRun) -> list:
     """The workflow's table step: read (and check) the job files, build the
-    table, write the records (if asked), the CSV, the Markdown and the
+    table, write the records (if asked) and their sha256 (``checksum``), the CSV, the Markdown and the
     table's figures (each to the output of its name) atomically; returns
     the paths of the figures written."""
     from .._io import write_bytes_atomic, write_text_atomic
@@ -182,10 +182,12 @@ def write_table(table_id: str, inputs, outputs, table_run: TableRun) -> list:
 
     spec = table_spec(table_id)
     records = read_all(inputs, spec.schema)
-    spec.job_files.check_jobs(records)
+    spec.job_files.check_jobs(records, f"{table_id}'s records")
     out = build_table(table_id, records, table_run)
     if hasattr(outputs, "records"):
         write_records(outputs.records, records, spec.schema)
+        if hasattr(outputs, "checksum"):  # what rebuild and resume check the records against
+            write_checksum(outputs.records, outputs.checksum)
     write_text_atomic(outputs.csv, out.csv.to_csv(index=False))
     write_text_atomic(outputs.md, banner(table_run) + out.markdown)
     for name, data in out.figures.items():

@@ -68,7 +68,7 @@ from sklearn.exceptions import ConvergenceWarning
 from .. import datasets
 from . import TableSpec, report_builder
 from .progress import Progress
-from .records import JobFiles, RecordSchema
+from .records import JobFiles, RecordSchema, Values
 from .selection import dataset_record, fold_record, select_and_test
 from .splits import random_partitions
 
@@ -99,6 +99,8 @@ LDM_READINGS = {"LDM": {}, "LDM (double-sum)": {"variance": "double-sum"},
                 "LDM (code)": {"asgd_variant": "code"}}
 KMOMD_LAMBDA = "1/(1+C)"   # our mapping of the paper's C grid onto KOMD's lam (unstated there)
 METHODS = ("SVM", "SVM (no bias)", "MAMC", "KM-OMD", "LDM", "LDM (double-sum)")
+# Table 4's methods (the large sets, ASGD): "LDM (code)" is the authors' code's ASGD reading
+LARGE_METHODS = ("SVM", "SVM (no bias)", "MAMC", "LDM", "LDM (code)")
 
 
 @dataclass(frozen=True)
@@ -268,7 +270,10 @@ def make_estimator(method: str, kernel: str, p: dict, m: int):
     if method == "KM-OMD":
         from ..solvers.ldm_baselines import KMOMD
 
-        return KMOMD(lam=1.0 / (1.0 + p["C"]), kernel="precomputed" if precomputed else "linear")
+        # the rule and settings the committed tables were computed with (stop='legacy':
+        # gap <= tol max(1, |objective|), not scale-invariant; issue 22 item 8)
+        return KMOMD(lam=1.0 / (1.0 + p["C"]), kernel="precomputed" if precomputed else "linear",
+                     stop="legacy", tol=1e-8, max_iter=100_000)
     reading = LDM_READINGS[method]
     return LDM(C=p["C"], lambda1=p["lambda1"], lambda2=p["lambda2"], solver="asgd" if large else "cd",
                kernel="precomputed" if precomputed else "linear",
@@ -344,7 +349,9 @@ SCHEMA = RecordSchema({
     "log2_C": "float", "log2_lambda1": "float", "log2_lambda2": "float", "log2_width_factor": "float",
     "inner_cv_accuracy": "float", "test_accuracy": "float", "n_fits": "int", "kernel": "str",
     "grid_size": "int", "n_best": "int", "agreement_with_svm_no_bias": "float",
-    "n_unconverged_fits": "int", "seconds": "float"})
+    "n_unconverged_fits": "int", "seconds": "float"},
+    values={"method": Values(one_of=tuple(dict.fromkeys((*METHODS, *LARGE_METHODS)))),
+            "test_accuracy": Values(0.0, 1.0, required=True)})
 
 
 # ------------------------------------------------------------------ Table 4 (large sets, linear)
@@ -355,8 +362,6 @@ LARGE_SETS = {
     "real-sim": "real-sim", "ijcnn1": "ijcnn1", "skin": "skin", "covtype": "covtype", "rcv1": "rcv1",
     "url": "url", "kdd2010": "kdd2010",
 }
-LARGE_METHODS = ("SVM", "SVM (no bias)", "MAMC", "LDM", "LDM (code)")
-
 LARGE_PROTOCOLS = {
     "full": Protocol(datasets=tuple(LARGE_SETS), n_partitions=10, methods=LARGE_METHODS),
     "quick": Protocol(datasets=("adult-a",), n_partitions=1, inner_folds=2, c_grid=(10.0,),
@@ -390,7 +395,7 @@ def _spec(table: str, kernel: str, protocols=None) -> TableSpec:
     return TableSpec(f"ldm_{table}", PAPER, SCHEMA,
                      JobFiles("{dataset}/partition{partition}.csv",
                               {"dataset": "paper_dataset", "partition": "split_index"},
-                              rows=len(methods)),
+                              rows=len(methods), unique="method"),
                      jobs=jobs,
                      run=lambda protocol, dataset, partition: run_partition(protocol, kernel, dataset,
                                                                             partition),

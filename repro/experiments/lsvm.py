@@ -65,7 +65,7 @@ from ..objectives import squared_hinge_primal
 from ..solvers import LSVM, Pegasos
 from ..solvers.lsvm import lsvm_linear, smw_operator
 from . import TableSpec, report_builder
-from .records import JobFiles, RecordSchema
+from .records import JobFiles, RecordSchema, Values
 from .timing import MACHINE_COLUMNS, interleaved_best_of, machine_record
 
 PAPER = "lsvm"
@@ -379,7 +379,8 @@ CONVERGENCE_SCHEMA = RecordSchema({
 SCALING_SCHEMA = RecordSchema({
     "dataset": "str", "our_dataset": "str", "m": "int", "n": "int", "nu": "float", "method": "str",
     "fit_seconds": "float", "n_iter": "int", "converged": "bool", "primal": "float",
-    "train_accuracy": "float", "repeat": "int", "job_seconds": "float", **MACHINE_COLUMNS})
+    "train_accuracy": "float", "repeat": "int", "job_seconds": "float", **MACHINE_COLUMNS},
+    values={"n_iter": Values(low=-1)})  # -1: LIBLINEAR's Python API gives no iteration count
 
 
 ACCURACY_SCHEMA = RecordSchema({
@@ -387,7 +388,9 @@ ACCURACY_SCHEMA = RecordSchema({
     "n_features": "int", "n_classes": "int", "split_scheme": "str", "split_seed": "int",
     "split_index": "int", "inner_folds": "int", "inner_seed": "int", "method": "str",
     "log2_param": "float", "inner_cv_accuracy": "float", "test_accuracy": "float", "n_fits": "int",
-    "n_unconverged_problems": "int", "seconds": "float"})
+    "n_unconverged_problems": "int", "seconds": "float"},
+    values={"method": Values(one_of=ACCURACY_METHODS), "test_accuracy": Values(0.0, 1.0, required=True),
+            "inner_cv_accuracy": Values(0.0, 1.0, required=True)})
 
 
 TABLES = {spec.id: spec for spec in (
@@ -403,7 +406,7 @@ TABLES = {spec.id: spec for spec in (
               cost=lambda job: job["job_seconds"].iat[0]),
     TableSpec("lsvm_accuracy", PAPER, ACCURACY_SCHEMA,
               JobFiles("{dataset}/fold{fold}.csv", {"dataset": "paper_dataset", "fold": "split_index"},
-                       rows=len(ACCURACY_METHODS)),
+                       rows=len(ACCURACY_METHODS), unique="method"),
               jobs=accuracy_jobs, run=run_accuracy_fold, build=report_builder("lsvm_report", "accuracy"), per_split=True,
               cost=lambda job: job["seconds"].sum()),
 )}

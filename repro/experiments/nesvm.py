@@ -63,7 +63,7 @@ from .. import datasets
 from ..objectives import hinge_primal
 from . import TableSpec, report_builder
 from .progress import duration
-from .records import JobFiles, RecordSchema
+from .records import JobFiles, RecordSchema, Values
 from .timing import MACHINE_COLUMNS, machine_record, run_capped
 
 PAPER = "nesvm"
@@ -444,7 +444,8 @@ _SCHEMA = RecordSchema({
     "ref_dual": "float", "ref_seconds": "float", "ref_capped": "bool", "cap_seconds": "float",
     "method": "str", "unavailable": "str", "runs": "int", "capped": "bool",
     "mean_seconds": "float", "best_seconds": "float", "n_iter": "int", "primal": "float",
-    "test_accuracy": "float", "job_seconds": "float", **MACHINE_COLUMNS})
+    "test_accuracy": "float", "job_seconds": "float", **MACHINE_COLUMNS},
+    values={"n_iter": Values(low=-1)})  # -1: no count (LIBSVM and LIBLINEAR give none; a capped fit)
 
 
 TABLES = {spec.id: spec for spec in (

@@ -14,6 +14,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from . import table_run, write_table
+from .records import verify_checksum
 
 
 def rebuild(table_id: str, tables="paper_tables", scale: str = "full") -> list:
@@ -21,6 +22,7 @@ def rebuild(table_id: str, tables="paper_tables", scale: str = "full") -> list:
     from its records; returns the paths written."""
     folder = Path(tables)
     records = folder / f"{table_id}_records.csv"
+    verify_checksum(records)  # a records file edited by hand is refused, not built into a page
     outputs = SimpleNamespace(csv=folder / f"{table_id}.csv", md=folder / f"{table_id}.md",
                               png=folder / f"{table_id}.png")
     figures = write_table(table_id, [records], outputs, table_run(table_id, scale))

@@ -19,7 +19,7 @@ import csv
 import io
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -72,14 +72,68 @@ def _valid(kind: str, value) -> bool:
 
 
 @dataclass(frozen=True)
+class Values:
+    """What a column may hold beyond its kind: a range (``low``..``high``,
+    inclusive), a set of values (``one_of``), and whether a float may be empty
+    (``required``: NaN refused). A value that parses but cannot be true (an
+    accuracy of 1.83, a method renamed) is refused like a malformed one."""
+    low: float | None = None
+    high: float | None = None
+    one_of: tuple | None = None
+    required: bool = False
+
+    def problem(self, value):
+        """Why ``value`` is not allowed, or None."""
+        if isinstance(value, float) and math.isnan(value):
+            return "is empty, and this column may not be" if self.required else None
+        if self.one_of is not None and value not in self.one_of:
+            return f"is not one of {list(self.one_of)}"
+        if self.low is not None and value < self.low or self.high is not None and value > self.high:
+            return f"is outside [{self.low}, {self.high}]"
+        return None
+
+
+#: what every schema's columns hold by their names, whatever the paper: a fraction
+#: for an accuracy, no negative time or count (see RecordSchema.values)
+CONVENTIONS = ((re.compile(r"(.*_)?accuracy(_.*)?"), Values(0.0, 1.0)),
+               (re.compile(r"(.*_)?seconds"), Values(low=0.0)),
+               (re.compile(r"n_.*"), Values(low=0)))
+
+
+@dataclass(frozen=True)
 class RecordSchema:
-    """The columns of a table's records: name -> kind (``KINDS``)."""
+    """The columns of a table's records: name -> kind (``KINDS``), and what
+    they may hold: ``values``, column -> :class:`Values`, beside the
+    ``CONVENTIONS`` that apply by name to every schema."""
     columns: dict
+    values: dict = field(default_factory=dict)
 
     def __post_init__(self):
         bad = {c: k for c, k in self.columns.items() if k not in KINDS}
         if bad:
             raise ValueError(f"unknown column kinds {bad}; kinds are {KINDS}")
+        unknown = [c for c in self.values if c not in self.columns]
+        if unknown:
+            raise ValueError(f"values given for columns the schema does not have: {unknown}")
+
+    def allowed(self, column: str):
+        """The :class:`Values` of a column: its own, else the convention its name follows."""
+        if column in self.values:
+            return self.values[column]
+        if self.columns[column] in ("int", "float"):
+            return next((v for pattern, v in CONVENTIONS if pattern.fullmatch(column)), None)
+        return None
+
+    def _check_values(self, frame: pd.DataFrame, where) -> None:
+        """ValueError naming the first value a column may not hold (``where(row)``: its place)."""
+        for column in frame.columns:
+            allowed = self.allowed(column)
+            if allowed is None:
+                continue
+            for row, value in enumerate(frame[column]):
+                problem = allowed.problem(value)
+                if problem:
+                    raise ValueError(f"{where(row)}, column {column!r}: {value!r} {problem}; refused")
 
     def parse(self, text: str, source) -> pd.DataFrame:
         """Records from CSV text; ValueError naming ``source`` and the line."""
@@ -112,8 +166,9 @@ class RecordSchema:
                     raise ValueError(f"{source}, line {number}, column {name!r}: {field!r} "
                                      f"is not a valid {kind}") from None
             values.append(parsed)
-        frame = pd.DataFrame(values, columns=header)
-        return self._typed(frame)[list(self.columns)]
+        frame = self._typed(pd.DataFrame(values, columns=header))[list(self.columns)]
+        self._check_values(frame, lambda row: f"{source}, line {row + 2}")
+        return frame
 
     def _typed(self, frame: pd.DataFrame) -> pd.DataFrame:
         types = {"str": object, "int": np.int64, "float": np.float64, "bool": bool}
@@ -132,7 +187,9 @@ class RecordSchema:
                 row = ok.index(False)
                 raise ValueError(f"{source}: row {row}, column {name!r}: {frame[name].iloc[row]!r} "
                                  f"is not a valid {kind}")
-        return self._typed(frame[list(self.columns)])
+        typed = self._typed(frame[list(self.columns)])
+        self._check_values(typed, lambda row: f"{source}: row {row}")
+        return typed
 
 
 def read_records(path, schema: RecordSchema) -> pd.DataFrame:
@@ -173,6 +230,7 @@ class JobFiles:
     template: str
     keys: dict
     rows: int | None = None
+    unique: str | None = None   # the column naming a row within a job (e.g. "method"): no two alike
 
     def path(self, folder, **fields) -> Path:
         """The job file of ``fields``; a field without a value (None or NaN:
@@ -181,10 +239,20 @@ class JobFiles:
             return "none" if v is None or (isinstance(v, float) and math.isnan(v)) else v
         return Path(folder) / self.template.format(**{k: text(v) for k, v in fields.items()})
 
-    def check_jobs(self, records: pd.DataFrame) -> list:
+    def check_jobs(self, records: pd.DataFrame, source="records") -> list:
         """``records`` grouped by job, ``[(key values, records), ...]``; a
         ValueError naming the first job whose number of records is not ``rows``
-        (a records file cut at a line boundary, or edited)."""
+        (a records file cut at a line boundary, or edited), or with two rows
+        alike in ``unique`` (a row duplicated in place of another; the line is
+        the file's when ``records`` are one file's, in its order)."""
+        if self.unique is not None:
+            same = records.duplicated([*self.keys.values(), self.unique], keep="first")
+            if same.any():
+                row = int(same.to_numpy().nonzero()[0][0])
+                raise ValueError(f"{source}, line {row + 2}: a second {self.unique} "
+                                 f"{records[self.unique].iloc[row]!r} row in job "
+                                 f"{dict(zip(self.keys, (records[c].iloc[row] for c in self.keys.values())))} "
+                                 "(records duplicated or edited); refused")
         jobs = list(records.groupby(list(self.keys.values()), sort=True, dropna=False))  # NaN keys too
         for values, job in jobs:
             if self.rows is not None and len(job) != self.rows:
@@ -192,12 +260,12 @@ class JobFiles:
                                  f"expected {self.rows} (records cut short or edited)")
         return jobs
 
-    def restore(self, records: pd.DataFrame, folder, schema: RecordSchema) -> list:
+    def restore(self, records: pd.DataFrame, folder, schema: RecordSchema, source="records") -> list:
         """Write one file per job of ``records`` under ``folder``, byte for byte
         as the job writes it, unless that file exists (what this machine ran
         wins). Every job is checked first (:meth:`check_jobs`): nothing is
         written from records with a job cut short. Returns the paths written."""
-        jobs = self.check_jobs(records)
+        jobs = self.check_jobs(records, source)
         written = []
         for values, job in jobs:
             fields = dict(zip(self.keys, _as_tuple(values)))
@@ -211,3 +279,37 @@ class JobFiles:
 
 def _as_tuple(values):
     return values if isinstance(values, tuple) else (values,)
+
+
+# The committed records' checksum: the table step writes the sha256 of every
+# records file it writes beside it (``<records>.sha256``), and what reads
+# committed records back (rebuild, resume, the workflow laying them back) checks
+# it first, so a records file edited by hand (a flipped digit that still parses)
+# is refused with its name.
+
+def checksum_path(records_path) -> Path:
+    return Path(f"{records_path}.sha256")
+
+
+def checksum_text(records_path) -> str:
+    """What the checksum file of ``records_path`` holds (sha256sum's format)."""
+    import hashlib
+
+    digest = hashlib.sha256(Path(records_path).read_bytes()).hexdigest()
+    return f"{digest}  {Path(records_path).name}\n"
+
+
+def write_checksum(records_path, checksum=None) -> None:
+    """Record the sha256 of a records file (atomically) beside it, or in ``checksum``."""
+    write_text_atomic(checksum or checksum_path(records_path), checksum_text(records_path))
+
+
+def verify_checksum(records_path) -> None:
+    """ValueError unless ``records_path`` has the sha256 its table step recorded."""
+    recorded = checksum_path(records_path)
+    if not recorded.exists():
+        raise ValueError(f"{records_path}: no checksum beside it ({recorded.name}, written by the table "
+                         "step): refused, as a file nobody can tell from a hand edit")
+    if recorded.read_text(encoding="utf-8") != checksum_text(records_path):
+        raise ValueError(f"{records_path}: its sha256 is not the one its table step recorded in "
+                         f"{recorded.name}: the file was edited after the table was built; refused")

@@ -11,9 +11,10 @@ one machine session continues where the committed records stop. By hand:
     python -m repro.experiments.resume ldm_table4            # or paper_tables/ldm_table4_records.csv
 
 writes them under ``results/full/ldm/table4``, the folder the workflow reads
-(``--results`` for another results folder). The records are checked against
-the table's schema first (a file cut short or malformed is refused with its
-line, and nothing is written); a target folder that is not the table's own,
+(``--results`` for another results folder). The records are checked first, against the sha256 their table step recorded beside
+them (a hand edit is refused) and against the table's schema (a file cut short,
+malformed or holding a value it cannot hold is refused with its line, and nothing
+is written); a target folder that is not the table's own,
 or a table with no committed records, is refused with one line. Existing
 files are never overwritten (what this machine ran wins). Only records made
 by the same code may be mixed: the git history of the records file says which
@@ -24,7 +25,7 @@ import sys
 from pathlib import Path
 
 from . import table_spec
-from .records import read_records
+from .records import read_records, verify_checksum
 
 SUFFIX = "_records"
 RECORDS_DIR = Path("paper_tables")
@@ -72,8 +73,9 @@ def restore_jobs(table_or_records, into=None, *, results="results", records_dir=
                          f"its jobs have to run")
     folder = job_folder(spec, results) if into is None else Path(into)
     check_folder(spec, folder)
+    verify_checksum(source)
     records = read_records(source, spec.schema)
-    return spec.job_files.restore(records, folder, spec.schema)
+    return spec.job_files.restore(records, folder, spec.schema, source)
 
 
 def main(argv=None):

@@ -53,6 +53,7 @@ rule gs_svm_table1:
         csv=f"{TABLES}/gs_svm_table1.csv",
         md=f"{TABLES}/gs_svm_table1.md",
         records=f"{TABLES}/gs_svm_table1_records.csv",
+        checksum=f"{TABLES}/gs_svm_table1_records.csv.sha256",
     log:
         log_path(SCALE, "gs_svm", "table1.log"),
     params:
@@ -70,6 +71,7 @@ rule gs_svm_table2:
         csv=f"{TABLES}/gs_svm_table2.csv",
         md=f"{TABLES}/gs_svm_table2.md",
         records=f"{TABLES}/gs_svm_table2_records.csv",
+        checksum=f"{TABLES}/gs_svm_table2_records.csv.sha256",
     log:
         log_path(SCALE, "gs_svm", "table2.log"),
     params:
@@ -108,6 +110,7 @@ rule gs_svm_speed_table:
         csv=f"{TABLES}/gs_svm_speed.csv",
         md=f"{TABLES}/gs_svm_speed.md",
         records=f"{TABLES}/gs_svm_speed_records.csv",
+        checksum=f"{TABLES}/gs_svm_speed_records.csv.sha256",
     log:
         log_path(SCALE, "gs_svm", "speed_table.log"),
     params:

@@ -58,6 +58,7 @@ rule ldm_table2:
         csv=f"{TABLES}/ldm_table2.csv",
         md=f"{TABLES}/ldm_table2.md",
         records=f"{TABLES}/ldm_table2_records.csv",
+        checksum=f"{TABLES}/ldm_table2_records.csv.sha256",
     log:
         log_path(SCALE, "ldm", "table2.log"),
     params:
@@ -75,6 +76,7 @@ rule ldm_table3:
         csv=f"{TABLES}/ldm_table3.csv",
         md=f"{TABLES}/ldm_table3.md",
         records=f"{TABLES}/ldm_table3_records.csv",
+        checksum=f"{TABLES}/ldm_table3_records.csv.sha256",
     log:
         log_path(SCALE, "ldm", "table3.log"),
     params:
@@ -110,6 +112,7 @@ rule ldm_table4:
         csv=f"{TABLES}/ldm_table4.csv",
         md=f"{TABLES}/ldm_table4.md",
         records=f"{TABLES}/ldm_table4_records.csv",
+        checksum=f"{TABLES}/ldm_table4_records.csv.sha256",
     log:
         log_path(SCALE, "ldm", "table4.log"),
     params:
@@ -143,6 +146,7 @@ rule ldm_table1:
         csv=f"{TABLES}/ldm_table1.csv",
         md=f"{TABLES}/ldm_table1.md",
         records=f"{TABLES}/ldm_table1_records.csv",
+        checksum=f"{TABLES}/ldm_table1_records.csv.sha256",
     log:
         log_path(SCALE, "ldm", "table1.log"),
     params:
@@ -178,6 +182,7 @@ rule ldm_figure1:
         csv=f"{TABLES}/ldm_figure1.csv",
         md=f"{TABLES}/ldm_figure1.md",
         records=f"{TABLES}/ldm_figure1_records.csv",
+        checksum=f"{TABLES}/ldm_figure1_records.csv.sha256",
         png=f"{TABLES}/ldm_figure1.png",
     log:
         log_path(SCALE, "ldm", "figure1.log"),
@@ -216,6 +221,7 @@ rule ldm_figure2:
         csv=f"{TABLES}/ldm_figure2.csv",
         md=f"{TABLES}/ldm_figure2.md",
         records=f"{TABLES}/ldm_figure2_records.csv",
+        checksum=f"{TABLES}/ldm_figure2_records.csv.sha256",
         png=f"{TABLES}/ldm_figure2.png",
     log:
         log_path(SCALE, "ldm", "figure2.log"),
@@ -252,6 +258,7 @@ rule ldm_figure3:
         csv=f"{TABLES}/ldm_figure3.csv",
         md=f"{TABLES}/ldm_figure3.md",
         records=f"{TABLES}/ldm_figure3_records.csv",
+        checksum=f"{TABLES}/ldm_figure3_records.csv.sha256",
         png=f"{TABLES}/ldm_figure3.png",
     log:
         log_path(SCALE, "ldm", "figure3.log"),

@@ -36,6 +36,7 @@ rule lsvm_convergence:
         csv=f"{TABLES}/lsvm_convergence.csv",
         md=f"{TABLES}/lsvm_convergence.md",
         records=f"{TABLES}/lsvm_convergence_records.csv",
+        checksum=f"{TABLES}/lsvm_convergence_records.csv.sha256",
         png=f"{TABLES}/lsvm_convergence.png",
     log:
         log_path(SCALE, "lsvm", "convergence.log"),
@@ -76,6 +77,7 @@ rule lsvm_scaling:
         csv=f"{TABLES}/lsvm_scaling.csv",
         md=f"{TABLES}/lsvm_scaling.md",
         records=f"{TABLES}/lsvm_scaling_records.csv",
+        checksum=f"{TABLES}/lsvm_scaling_records.csv.sha256",
     log:
         log_path(SCALE, "lsvm", "scaling.log"),
     params:
@@ -111,6 +113,7 @@ rule lsvm_accuracy:
         csv=f"{TABLES}/lsvm_accuracy.csv",
         md=f"{TABLES}/lsvm_accuracy.md",
         records=f"{TABLES}/lsvm_accuracy_records.csv",
+        checksum=f"{TABLES}/lsvm_accuracy_records.csv.sha256",
     log:
         log_path(SCALE, "lsvm", "accuracy.log"),
     params:

@@ -42,6 +42,7 @@ rule nesvm_time:
         csv=f"{TABLES}/nesvm_time.csv",
         md=f"{TABLES}/nesvm_time.md",
         records=f"{TABLES}/nesvm_time_records.csv",
+        checksum=f"{TABLES}/nesvm_time_records.csv.sha256",
         png=f"{TABLES}/nesvm_time.png",
     log:
         log_path(SCALE, "nesvm", "time.log"),
@@ -81,6 +82,7 @@ rule nesvm_images:
         csv=f"{TABLES}/nesvm_images.csv",
         md=f"{TABLES}/nesvm_images.md",
         records=f"{TABLES}/nesvm_images_records.csv",
+        checksum=f"{TABLES}/nesvm_images_records.csv.sha256",
     log:
         log_path(SCALE, "nesvm", "images.log"),
     params:
@@ -117,6 +119,7 @@ rule nesvm_convergence:
         csv=f"{TABLES}/nesvm_convergence.csv",
         md=f"{TABLES}/nesvm_convergence.md",
         records=f"{TABLES}/nesvm_convergence_records.csv",
+        checksum=f"{TABLES}/nesvm_convergence_records.csv.sha256",
         png=f"{TABLES}/nesvm_convergence.png",
     log:
         log_path(SCALE, "nesvm", "convergence.log"),
@@ -154,6 +157,7 @@ rule nesvm_readings:
         csv=f"{TABLES}/nesvm_readings.csv",
         md=f"{TABLES}/nesvm_readings.md",
         records=f"{TABLES}/nesvm_readings_records.csv",
+        checksum=f"{TABLES}/nesvm_readings_records.csv.sha256",
     log:
         log_path(SCALE, "nesvm", "readings.log"),
     params:

@@ -63,6 +63,7 @@ rule pegasos_convergence:
         csv=f"{TABLES}/pegasos_convergence.csv",
         md=f"{TABLES}/pegasos_convergence.md",
         records=f"{TABLES}/pegasos_convergence_records.csv",
+        checksum=f"{TABLES}/pegasos_convergence_records.csv.sha256",
         png=f"{TABLES}/pegasos_convergence.png",
     log:
         log_path(SCALE, "pegasos", "convergence.log"),
