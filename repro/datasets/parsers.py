@@ -11,14 +11,20 @@ Conventions of the tabular path (:func:`read_table`), decided once for every UCI
 * labels keep their identity: numbers become int64 when integral (``0.``/``1.``,
   ``1.0000000e+000`` -> 0/1/1) and within int64, else float64 (refused if two written
   values would become the same float); anything else stays a string;
-* a feature column is numeric when every present value parses as a number
-  (``True``/``False`` read as 1/0); otherwise it is categorical, unless the spec says so;
-  a non-finite number (``nan``, ``inf``, ``1e400``) is refused, not taken as missing;
+* every number (LIBSVM values and labels, numeric table cells) matches one strict
+  grammar, ``[+-]?(digits[.digits]|.digits)([eE][+-]?digits)?``: what Python's float()
+  reads beyond it ('1_0', 'nan', 'inf', 'infinity', non-ASCII digits, Unicode blanks) is
+  refused; so is a number beyond float64 (``1e400``);
+* a column's kind is the registry's declaration (:class:`~repro.datasets.registry.Tabular`:
+  ``categorical``, ``coded``, ``boolean``, ARFF nominal, ``codes``; every other feature
+  column is numeric), never inferred from its values: a cell that is not of its kind nor a
+  declared missing-value marker, or a label outside the declared ``classes``, is refused
+  naming file, line and column;
 * ordinal coding maps a categorical column's values to 1..k in natural order
-  (``A41 < A42 < A410``) or the ARFF's declared order; numeric-coded categoricals keep
-  their numbers; explicit codes (nucleotides) win over both;
+  (``A41 < A42 < A410``) or the ARFF's declared order; ``coded`` columns keep their
+  numbers; explicit codes (nucleotides) win over both;
 * one-hot coding uses the values observed in the file, in the same order;
-* missing values: ``none`` = an error if any, ``drop`` = drop rows, ``impute`` = column
+* missing values are exactly the spec's ``na`` tokens (ARFF: its ``?``): ``none`` = an error if any, ``drop`` = drop rows, ``impute`` = column
   mean (numeric) or mode (categorical) over the rows loaded. There is no published
   split for those sets, so the statistics come from the whole file; labels are not used.
 """
@@ -29,7 +35,6 @@ import csv
 import gzip
 import io
 import re
-import warnings
 import zlib
 from contextlib import contextmanager
 from decimal import Decimal, InvalidOperation
@@ -49,6 +54,27 @@ _CHUNK = 1 << 23  # LIBSVM is parsed 8 MiB at a time: vectorised, with bounded s
 # corrupt data as OSErrors without one.
 _FORMAT_ERRORS = (ValueError, IndexError, KeyError, AttributeError, OverflowError, TypeError,
                   EOFError, OSError, zlib.error, csv.Error)
+
+
+# The one number grammar of every text format here: decimal, optional sign, fraction
+# and exponent. Python's float() and Decimal() also read '1_0', 'nan', 'inf',
+# 'Infinity', non-ASCII digits and surrounding whitespace; no data file means those.
+_NUMBER_RE = r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+_NUMBER = re.compile(_NUMBER_RE)
+_NUMBER_B = re.compile(_NUMBER_RE.encode())
+
+
+def is_number(text) -> bool:
+    """``text`` (str or bytes) is a number under the strict grammar (no underscores,
+    nan, inf, whitespace or non-ASCII digits)."""
+    return bool((_NUMBER_B if isinstance(text, bytes) else _NUMBER).fullmatch(text))
+
+
+# Field separators and padding of delimited text: ASCII space and tab only. str.split()
+# and str.strip() would also take NBSP, U+2003, U+001C-U+001F... as blanks, which
+# would make '\xa01.4' the number 1.4.
+_BLANK = " \t"
+_FIELD_SEP = re.compile("[ \t]+")
 
 
 class _Cursor:
@@ -143,20 +169,25 @@ def _labels(values, numeric=False) -> np.ndarray:
             return vals.astype(np.int64)
         return vals.astype(np.float64)
     uniq, first, inv = np.unique(vals, return_index=True, return_inverse=True)
-    texts = [(u.decode("utf-8", "replace") if isinstance(u, bytes) else str(u)).strip()
+    texts = [(u.decode("utf-8", "replace") if isinstance(u, bytes) else str(u)).strip(_BLANK)
              for u in uniq]
-    nums = []
+    nums, words = [], []
     for k, t in enumerate(texts):
-        try:
-            d = Decimal(t)
-        except (InvalidOperation, ValueError):
+        if not _NUMBER.fullmatch(t):  # Decimal() would read '1_0', 'nan', 'inf', '١'
             if numeric:
-                raise _RowError(first[k], f"label {_short(t)} is not a number") from None
-            return np.array(texts)[inv.ravel()]
-        nums.append(d)
-    for k, d in enumerate(nums):
-        if not d.is_finite():
-            raise _RowError(first[k], f"label {_short(texts[k])} is not a finite number")
+                raise _RowError(first[k], f"label {_short(t)} is not a number")
+            words.append(k)
+            continue
+        nums.append(Decimal(t))
+    if words:
+        if nums:  # names mixed with numbers: refuse a number gone wrong ('nan', '1_0')
+            for k in words:
+                try:
+                    Decimal(texts[k])
+                except (InvalidOperation, ValueError):
+                    continue
+                raise _RowError(first[k], f"label {_short(texts[k])} is not a number")
+        return np.array(texts)[inv.ravel()]
     lo, hi = -(2**63), 2**63 - 1
     if all(d == d.to_integral_value() and lo <= d <= hi for d in nums):
         return np.array([int(d) for d in nums], dtype=np.int64)[inv.ravel()]
@@ -180,6 +211,8 @@ _WS = np.zeros(256, bool)
 _WS[[9, 10, 11, 12, 13, 32]] = True
 _NONDIGIT = np.ones(256, bool)
 _NONDIGIT[48:58] = False
+_VALUE_BYTE = _WS.copy()  # what a blanked value buffer may hold: whitespace, number bytes
+_VALUE_BYTE[list(b"0123456789.eE+-")] = True
 
 
 def _libsvm_chunk(data, cur, line0, max_index):
@@ -238,16 +271,19 @@ def _libsvm_chunk(data, cur, line0, max_index):
     buf = b.copy()
     buf[np.cumsum(mark[:-1], dtype=np.int8) > 0] = 32
     toks = buf.tobytes().split()  # exactly the value tokens, in order
+    # The number grammar (_NUMBER) in two vectorised steps: a value token holds only
+    # digits . e E + - (Python's float() would also read '1_0', 'nan', 'inf', 'infinity'
+    # and non-ASCII digits), and float() refuses every misordered string of those bytes
+    # ('1e', '+-1', '1.2.3', 'e5'): together exactly _NUMBER.fullmatch (tested).
     try:
-        if b"_" in buf:  # Python's float() reads "1_0" as 10; no LIBSVM writer does
+        if (~_VALUE_BYTE[buf]).any():
             raise ValueError
         val = np.fromiter(map(float, toks), np.float64, len(toks))
     except ValueError:
         for k, t in enumerate(toks):  # the error path only: find the value
-            try:
-                float(t.replace(b"_", b"?"))
-            except ValueError:
+            if not _NUMBER_B.fullmatch(t):
                 fail(ptok[k], f"value {_short(t)} is not a number")
+        raise  # unreachable: every token matched the grammar float() reads
     bad = ~np.isfinite(val)
     if bad.any():
         k = int(np.argmax(bad))
@@ -348,7 +384,7 @@ def _unquote(s):
 def _split_csvish(text):
     """Split an ARFF data line or nominal list: commas, quotes ' or ", spaces around."""
     row = next(csv.reader([text], quotechar="'", skipinitialspace=True, escapechar="\\"))
-    return [v.strip() for v in row]
+    return [v.strip(_BLANK) for v in row]
 
 
 def _read_arff(path):
@@ -438,7 +474,7 @@ def _read_text(path, reader):
         flat, counts, at = [], [], []
         if reader == "ws":
             for i, ln in enumerate(lines, 1):
-                f = ln.split()
+                f = _FIELD_SEP.split(ln.strip(_BLANK)) if ln.strip(_BLANK) else []
                 if f:
                     flat += f
                     counts.append(len(f))
@@ -446,8 +482,8 @@ def _read_text(path, reader):
         else:
             rd = csv.reader(lines, skipinitialspace=True)
             for r in rd:
-                if len(r) > 1 or (r and r[0].strip()):  # not blank
-                    flat += [v.strip() for v in r]
+                if len(r) > 1 or (r and r[0].strip(_BLANK)):  # not blank
+                    flat += [v.strip(_BLANK) for v in r]
                     counts.append(len(r))
                     at.append(rd.line_num)  # the record's last line
         header = None
@@ -477,19 +513,24 @@ def _natural_key(v):
     return tuple((0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", str(v)) if t)
 
 
-def _as_float(col: pd.Series):
-    """The column as floats if every present value is a number (True/False -> 1/0), else None."""
+def _numbers(col: pd.Series, what, c, at):
+    """A numeric column's present cells as floats; any cell not under the number grammar
+    (``what`` = 'number') or not True/False (``what`` = 'boolean') is refused at its row."""
     present = col.dropna()
-    mapped = present.map(lambda v: {"true": "1", "false": "0"}.get(v.lower(), v) if isinstance(v, str) else v)
-    try:
-        vals = pd.to_numeric(mapped, errors="raise").astype(np.float64)
-    except (ValueError, TypeError):
-        # pandas rejects 'nan' and 'inf', which are numbers gone wrong, not category names:
-        # the column stays numeric and read_table refuses the non-finite value
-        try:
-            vals = mapped.map(float).astype(np.float64)
-        except (ValueError, TypeError):
-            return None
+    if what == "boolean":
+        low = present.map(str.lower)
+        bad = ~low.isin(["true", "false"])
+        vals = (low == "true").astype(np.float64)
+    else:
+        bad = ~present.map(is_number).astype(bool)
+        vals = None
+    if bad.any():
+        r = bad.idxmax()
+        kind = "True or False" if what == "boolean" else "a number"
+        raise at(r, f"column {c}: {present[r]!r} is not {kind} (nor a declared missing-value "
+                    "marker)")
+    if vals is None:
+        vals = present.map(float).astype(np.float64)
     out = pd.Series(np.nan, index=col.index, dtype=np.float64)
     out[present.index] = vals
     return out
@@ -507,23 +548,30 @@ def read_table(files, tab, split="train"):
     """Parse tabular files (concatenated) according to a :class:`Tabular` spec.
 
     ``files`` is a list of ``(path, sha256)``; the hash selects the registry's row fixes.
-    Returns ``(X float64 C-contiguous, y, feature_names)``. A value the spec cannot turn
-    into a finite number or a label is a ParseError naming its file and line.
+    Returns ``(X float64 C-contiguous, y, feature_names)``. Column kinds and the classes
+    come from the spec (never from the values); a value the spec does not allow is a
+    ParseError naming its file, line and column. Every step runs inside the error
+    context of its file (a fix for a row the file does not have included).
     """
     frames, declared, origin = [], {}, []
     for path, sha in files:
-        if tab.reader == "arff":
-            df, nominal, lines = _read_arff(path)
-            declared.update(nominal)
-        else:
-            df, lines = _read_text(path, tab.reader)
-        for fsha, row, col, old, new, why in tab.fixes:
-            if fsha == sha:
-                c = _colref(df, col)
-                if df.at[row, c] == old:
+        with _reading(path) as cur:
+            if tab.reader == "arff":
+                df, nominal, lines = _read_arff(path)
+                declared.update(nominal)
+            else:
+                df, lines = _read_text(path, tab.reader)
+            for fsha, row, col, old, new, why in tab.fixes:
+                if fsha == sha:
+                    c = _colref(df, col)
+                    if row not in df.index:
+                        raise ValueError(f"registry fix ({why}) is for row {row + 1}, but the "
+                                         f"file has {len(df)} rows")
+                    cur.line = int(lines[row])
+                    if df.at[row, c] != old:
+                        raise ValueError(f"registry fix ({why}): column {c} holds "
+                                         f"{df.at[row, c]!r}, not {old!r}")
                     df.at[row, c] = new
-                else:
-                    warnings.warn(f"{path}: registry fix ({why}) did not apply", stacklevel=2)
         frames.append(df)
         origin.append((path, lines))
     offsets = np.cumsum([0] + [len(f) for f in frames])
@@ -559,15 +607,40 @@ def _table(frames, declared, tab, split, at):
 
     label_col = _colref(df, shift(tab.label))
     drop_cols = [_colref(df, shift(r)) for r in tab.drop]
-    cat_cols = (set() if tab.categorical == "auto"
-                else {_colref(df, shift(r)) for r in tab.categorical})
+    kind = {}
+    for decl, k in ((tab.categorical, "names"), (tab.coded, "coded"), (tab.boolean, "boolean")):
+        for r in decl:
+            c = _colref(df, shift(r))
+            if c in kind or c == label_col or c in drop_cols:
+                raise ValueError(f"column {c}: declared {k} and also "
+                                 f"{kind.get(c, 'the label or dropped')}")
+            kind[c] = k
     y_raw = df[label_col]
     feats = df.drop(columns=[label_col] + drop_cols)
+    codes = dict(tab.codes)
 
-    # missing values: tokens of the spec (features only: 'N' is a splice class) and '?'
-    na = set(tab.na) | {"?"}
-    feats = feats.map(lambda v: None if (v is None or (isinstance(v, str) and (v in na or v == ""))) else v)
-    y_missing = y_raw.isna() | y_raw.isin(["?", ""])
+    # labels: exactly the declared classes (a typo is not a new class)
+    if tab.classes is not None:
+        classes = {str(v) for v in tab.classes}
+        bad = ~y_raw.isin(classes)
+        if bad.any():
+            r = bad.idxmax()
+            v = y_raw[r]
+            raise at(r, f"column {label_col} (the label): "
+                        + ("missing" if v is None else f"{v!r} is not a declared class")
+                        + f" (classes: {', '.join(sorted(classes))})")
+
+    # missing values: exactly the declared markers (features only: 'N' is a splice class)
+    na = set(tab.na)
+    feats = feats.map(lambda v: None if (v is None or (isinstance(v, str) and v in na)) else v)
+    # every kept cell is checked against its column's declared kind before any row is dropped
+    nums = {}
+    for c in feats.columns:
+        k = "names" if (codes or c in declared) else kind.get(c, "number")
+        if k in ("number", "coded", "boolean"):
+            nums[c] = _numbers(feats[c], "boolean" if k == "boolean" else "number", c, at)
+        kind[c] = k
+    y_missing = y_raw.isna() | (y_raw.isin(["?", ""]) if tab.classes is None else False)
     miss = feats.isna().any(axis=1)
     if tab.missing == "drop":
         keep = ~(miss | y_missing)
@@ -583,15 +656,14 @@ def _table(frames, declared, tab, split, at):
         raise ValueError("no rows left" + (f" in split {split!r}" if tab.split_column is not None else "")
                          + (" after dropping rows with missing values" if tab.missing == "drop" else ""))
 
-    codes = dict(tab.codes)
     blocks, names, sources = [], [], []
     for c in feats.columns:
         col = feats[c]
-        num = None if codes else _as_float(col)
-        is_cat = bool(codes) or c in cat_cols or c in declared or num is None
+        k = kind[c]
+        num = nums[c].loc[feats.index] if c in nums else None
         if tab.missing == "impute" and col.isna().all():
             raise ValueError(f"column {c}: every value is missing, nothing to impute from")
-        if not is_cat:
+        if k in ("number", "boolean"):
             if tab.missing == "impute":
                 num = num.fillna(num.mean())
             blocks.append(num.to_numpy()[:, None])
@@ -603,6 +675,8 @@ def _table(frames, declared, tab, split, at):
             vc = present.value_counts()
             mode = min(vc[vc == vc.max()].index, key=_natural_key)
             col = col.fillna(mode)
+            if num is not None:
+                num = num.fillna(float(mode))
         if codes:
             unknown = ~col.isin(list(codes))
             if unknown.any():
@@ -615,13 +689,13 @@ def _table(frames, declared, tab, split, at):
         if c in declared:  # ARFF: declared order (one-hot: only the values present)
             order = (declared[c] if tab.encoding == "ordinal"
                      else [v for v in declared[c] if v in set(col.unique())])
-        elif num is not None:
+        elif k == "coded":
             order = sorted(col.unique(), key=float)
         else:
             order = sorted(col.unique(), key=_natural_key)
         if tab.encoding == "ordinal":
-            if num is not None and c not in declared:  # numeric-coded: keep the numbers
-                blocks.append(_as_float(col).to_numpy()[:, None])
+            if k == "coded":  # numeric codes: keep the numbers
+                blocks.append(num.to_numpy()[:, None])
             else:
                 idx = {v: i + 1 for i, v in enumerate(order)}
                 blocks.append(col.map(idx).to_numpy(np.float64)[:, None])

@@ -157,13 +157,24 @@ class Expect:
 @dataclass(frozen=True)
 class Tabular:
     """How to turn a delimited/ARFF file into (X, y). Column references are 0-based
-    positions in the file, or names where the file has a header."""
+    positions in the file, or names where the file has a header.
+
+    Every feature column's kind is declared, never inferred from its values: a column is
+    categorical (named categories) if listed in ``categorical`` or declared nominal by
+    an ARFF header or ``codes`` is given; numeric codes of categories if in ``coded``;
+    TRUE/FALSE if in ``boolean``; otherwise numeric. A numeric, coded or boolean cell
+    that is neither of its kind nor one of the ``na`` markers, and a label outside
+    ``classes``, is a ParseError naming the file, line and column."""
     reader: str = "csv"            # csv | ws (whitespace) | arff | keel | rcsv (R export, header)
     label: int | str = -1
     drop: tuple = ()               # id / name / unused columns
-    na: tuple = ("?",)             # tokens meaning "missing"
+    na: tuple = ("?",)             # the tokens meaning "missing" (exactly these; ARFF: its '?')
     missing: str = "none"          # none (error if any) | drop (rows) | impute (mean / mode)
-    categorical: tuple | str = "auto"  # auto = non-numeric columns
+    categorical: tuple = ()        # columns of named categories (coded 1..k / one-hot)
+    coded: tuple = ()              # categorical columns written as numbers (kept / one-hot by value)
+    boolean: tuple = ()            # columns of True/False (any case), read as 1/0
+    classes: tuple | None = None   # the labels as written; None = not declared (ad-hoc use only:
+    #                                every registry entry declares them, tests/test_datasets_tables.py)
     encoding: str = "ordinal"      # ordinal | onehot | onehot-binary-as-one
     codes: tuple = ()              # explicit ordinal codes ((value, code), ...)
     drop_constant: bool = False
@@ -489,13 +500,20 @@ _add(name="rcv1-ccat", title="RCV1-v2, category CCAT vs rest (Pegasos)", format=
      urls=("https://jmlr.csail.mit.edu/papers/volume5/lewis04a/lyrl2004_rcv1v2_README.htm",))
 
 # --- UCI sets of GS-SVM Table 2
+# Column kinds, missing markers and classes are declared per file (Tabular), read off the
+# mirror copies: crx.data's named categories (A1, A4-A7, A9, A10, A12, A13), german.data's
+# A-coded ones, zoo's TRUE/FALSE columns; every other feature column is numeric.
+_CRX_CAT = (0, 3, 4, 5, 6, 8, 9, 11, 12)
+_GERMAN_CAT = (0, 2, 3, 5, 6, 8, 9, 11, 13, 14, 16, 18, 19)
+_ZOO_BOOL = ("hair", "feathers", "eggs", "milk", "airborne", "aquatic", "predator", "toothed",
+             "backbone", "breathes", "venomous", "fins", "tail", "domestic", "catsize")
 _add(name="austra", title="Credit approval (UCI crx), all 690 rows", format="uci",
      papers=(PaperRef("ldm", "Table 1", "austra", 690, 15),
              PaperRef("gs_svm", "Table 2", "Australian", 690, 15, 2,
                       note="15 dims = crx.data's 15 attributes (Statlog australian has 14, "
                            "see 'australian')")),
      splits=(("train", (mirror_file("uci/crx.data", UCI + "credit-screening/crx.data"),)),),
-     tabular=Tabular(na=("?", "N/A"), missing="impute"),
+     tabular=Tabular(na=("?", "N/A"), missing="impute", categorical=_CRX_CAT, classes=("+", "-")),
      expected=(("train", Expect(690, 15, _c(**{"+": 307, "-": 383}))),),
      preprocessing=("categorical attributes coded 1..k in sorted order; 37 rows with missing "
                     "values imputed (numeric: column mean, categorical: mode)"),
@@ -504,12 +522,12 @@ _add(name="austra", title="Credit approval (UCI crx), all 690 rows", format="uci
 _add(name="credit-a", title="Credit approval (UCI crx), complete rows", format="uci",
      papers=(PaperRef("ldm", "Table 1", "credit-a", 653, 15),),
      splits=(("train", (mirror_file("uci/crx.data", UCI + "credit-screening/crx.data"),)),),
-     tabular=Tabular(na=("?", "N/A"), missing="drop"),
+     tabular=Tabular(na=("?", "N/A"), missing="drop", categorical=_CRX_CAT, classes=("+", "-")),
      expected=(("train", Expect(653, 15, _c(**{"+": 296, "-": 357}))),),
      preprocessing="37 rows with missing values dropped (690 -> 653, as LDM); categorical 1..k",
      source_note="UCI crx.data; KEEL crx.dat has the same 653 rows")
 
-_AUS = Tabular(reader="ws", fixes=((
+_AUS = Tabular(reader="ws", classes=("0", "1"), fixes=((
     "f70c7bf41634c70ee5b57743b2b555bc710dcbc4ec83464d498e5c05fba4af4b", 19, 14, "0", "1",
     "mirror copy flips row 20's label; crx.data line 185 (same applicant) is '+', KEEL "
     "australian.dat has 1, and UCI documents 307 positives"),))
@@ -525,8 +543,8 @@ _add(name="australian", title="Statlog Australian credit (UCI)", format="uci",
 _add(name="ldm-australian", title="Statlog Australian credit, one-hot", format="uci",
      papers=(PaperRef("ldm", "Table 1", "australian", 690, 42),),
      splits=(("train", (mirror_file("uci/australian.dat", UCI + "statlog/australian/australian.dat"),)),),
-     tabular=Tabular(reader="ws", categorical=(0, 3, 4, 5, 7, 8, 10, 11), encoding="onehot",
-                     fixes=_AUS.fixes),
+     tabular=Tabular(reader="ws", coded=(0, 3, 4, 5, 7, 8, 10, 11), encoding="onehot",
+                     classes=_AUS.classes, fixes=_AUS.fixes),
      expected=(("train", Expect(690, 42, _c(**{"0": 383, "1": 307}))),),
      preprocessing=("the 8 categorical attributes (A1, A4-A6, A8, A9, A11, A12) one-hot "
                     "encoded, binary ones included: 36 + 6 numeric = 42, LDM's dimension"),
@@ -535,7 +553,7 @@ _add(name="ldm-australian", title="Statlog Australian credit, one-hot", format="
 _add(name="german", title="Statlog German credit (UCI german.data)", format="uci",
      papers=(PaperRef("gs_svm", "Table 2", "German", 1000, 20, 2),),
      splits=(("train", (mirror_file("uci/german.data", UCI + "statlog/german/german.data"),)),),
-     tabular=Tabular(reader="ws"),
+     tabular=Tabular(reader="ws", categorical=_GERMAN_CAT, classes=("1", "2")),
      expected=(("train", Expect(1000, 20, _c(**{"1": 700, "2": 300}))),),
      preprocessing="13 categorical attributes coded 1..k by their code order (A11 -> 1, ...)",
      source_note="UCI german.data (separators restored); Weka credit-g.arff agrees")
@@ -543,7 +561,8 @@ _add(name="german", title="Statlog German credit (UCI german.data)", format="uci
 _add(name="ldm-german", title="Statlog German credit, one-hot", format="uci",
      papers=(PaperRef("ldm", "Table 1", "german", 1000, 59),),
      splits=(("train", (mirror_file("uci/german.data", UCI + "statlog/german/german.data"),)),),
-     tabular=Tabular(reader="ws", encoding="onehot-binary-as-one"),
+     tabular=Tabular(reader="ws", encoding="onehot-binary-as-one", categorical=_GERMAN_CAT,
+                     classes=("1", "2")),
      expected=(("train", Expect(1000, 59, _c(**{"1": 700, "2": 300}))),),
      preprocessing=("categorical attributes one-hot over their observed values, two-valued "
                     "ones as a single 0/1 column (Weka NominalToBinary): 52 + 7 numeric = 59, "
@@ -553,21 +572,21 @@ _add(name="ldm-german", title="Statlog German credit, one-hot", format="uci",
 _add(name="glass", title="Glass identification (UCI)", format="uci",
      papers=(PaperRef("gs_svm", "Table 2", "Glass", 214, 9, 6),),
      splits=(("train", (mirror_file("uci/glass.data", UCI + "glass/glass.data"),)),),
-     tabular=Tabular(drop=(0,)),
+     tabular=Tabular(drop=(0,), classes=("1", "2", "3", "5", "6", "7")),
      expected=(("train", Expect(214, 9, _c(**{"1": 70, "2": 76, "3": 17, "5": 13, "6": 9, "7": 29}))),),
      preprocessing="Id column dropped", source_note="UCI original; mlbench Glass identical")
 
 _add(name="ionosphere", title="Ionosphere (UCI)", format="uci",
      papers=(PaperRef("gs_svm", "Table 2", "Ionosphere", 351, 34, 2),),
      splits=(("train", (mirror_file("uci/ionosphere.data", UCI + "ionosphere/ionosphere.data"),)),),
-     tabular=Tabular(), expected=(("train", Expect(351, 34, _c(b=126, g=225))),),
+     tabular=Tabular(classes=("b", "g")), expected=(("train", Expect(351, 34, _c(b=126, g=225))),),
      preprocessing="none (attribute 2 is constant 0; kept, the paper counts 34)",
      source_note="UCI content (final newline missing); mlbench and Weka identical")
 
 _add(name="iris", title="Iris (UCI)", format="uci",
      papers=(PaperRef("gs_svm", "Table 2", "Iris", 150, 4, 3),),
      splits=(("train", (mirror_file("uci/iris.data", UCI + "iris/iris.data"),)),),
-     tabular=Tabular(),
+     tabular=Tabular(classes=("Iris-setosa", "Iris-versicolor", "Iris-virginica")),
      expected=(("train", Expect(150, 4, _c(**{"Iris-setosa": 50, "Iris-versicolor": 50,
                                                "Iris-virginica": 50}))),),
      source_note="UCI original")
@@ -575,7 +594,7 @@ _add(name="iris", title="Iris (UCI)", format="uci",
 _add(name="liver", title="BUPA liver disorders (UCI bupa.data)", format="uci",
      papers=(PaperRef("gs_svm", "Table 2", "Liver", 345, 6, 2),),
      splits=(("train", (mirror_file("uci/bupa.data", UCI + "liver-disorders/bupa.data"),)),),
-     tabular=Tabular(), expected=(("train", Expect(345, 6, _c(**{"1": 145, "2": 200}))),),
+     tabular=Tabular(classes=("1", "2")), expected=(("train", Expect(345, 6, _c(**{"1": 145, "2": 200}))),),
      preprocessing="the 7th column (the 'selector' 1/2) is the class, as in the SVM literature",
      source_note="UCI bupa.data (added header removed)")
 
@@ -585,7 +604,7 @@ _add(name="page-blocks", title="Page blocks classification (UCI)", format="uci",
                       note="the paper says 4 classes; page-blocks has 5 (4913/329/28/88/115)"),),
      splits=(("train", (mirror_file("uci/page-blocks.data", None, derive=(
          mirror_file("uci/page-blocks.data.Z", UCI + "page-blocks/page-blocks.data.Z"), "unlzw")),)),),
-     tabular=Tabular(reader="ws"),
+     tabular=Tabular(reader="ws", classes=("1", "2", "3", "4", "5")),
      expected=(("train", Expect(5473, 10, _c(**{"1": 4913, "2": 329, "3": 28, "4": 88, "5": 115}))),),
      source_note=("UCI page-blocks.data.Z, uncompressed (LZW) here; the sha256 of the "
                   "uncompressed file is checked too"))
@@ -594,7 +613,7 @@ _add(name="diabetes", title="Pima Indians diabetes (UCI)", format="uci", aliases
      papers=(PaperRef("gs_svm", "Table 2", "Diabetes", 768, 8, 2),),
      splits=(("train", (mirror_file("uci/pima-indians-diabetes.data",
                                     UCI + "pima-indians-diabetes/pima-indians-diabetes.data"),)),),
-     tabular=Tabular(), expected=(("train", Expect(768, 8, _c(**{"0": 500, "1": 268}))),),
+     tabular=Tabular(classes=("0", "1")), expected=(("train", Expect(768, 8, _c(**{"0": 500, "1": 268}))),),
      preprocessing="none (zeros that stand for missing values are kept, as usual)",
      source_note="UCI content (withdrawn from UCI); mlbench and Weka identical")
 
@@ -602,7 +621,8 @@ _add(name="segment", title="Image segmentation (Statlog segment, 2,310 rows)", f
      papers=(PaperRef("gs_svm", "Table 2", "Segment", 2310, 18, 7),),
      splits=(("train", (mirror_file("pkg/weka/segment-challenge.arff"),
                         mirror_file("pkg/weka/segment-test.arff"))),),
-     tabular=Tabular(reader="arff", drop_constant=True),
+     tabular=Tabular(reader="arff", drop_constant=True,
+                     classes=("brickface", "cement", "foliage", "grass", "path", "sky", "window")),
      expected=(("train", Expect(2310, 18, _c(brickface=330, cement=330, foliage=330, grass=330,
                                               path=330, sky=330, window=330))),),
      preprocessing="constant column region-pixel-count (= 9) dropped: 19 -> 18, the paper's Dim",
@@ -618,7 +638,7 @@ _add(name="segment", title="Image segmentation (Statlog segment, 2,310 rows)", f
 # run both ways (../shared/notes/papers.md: offer both ways where it matters).
 _SPLICE_SPLITS = (("train", (mirror_file("pkg/keel/splice.dat"),)),)
 _SPLICE_TABULAR = Tabular(reader="keel", na=("D", "N", "R", "S"), missing="drop",
-                          codes=(("A", 1), ("C", 2), ("G", 3), ("T", 4)))
+                          codes=(("A", 1), ("C", 2), ("G", 3), ("T", 4)), classes=("EI", "IE", "N"))
 _SPLICE_CLASSES = _c(EI=762, IE=765, N=1648)
 
 _add(name="splice", title="Splice-junction gene sequences (UCI, 3 classes)", format="keel",
@@ -636,7 +656,7 @@ _add(name="splice-onehot", title="Splice-junction gene sequences, one-hot bases 
                       note="the paper's Splice row with each base coded as 4 indicators "
                            "(240 dims, not the paper's Dim 60): the coding its accuracy "
                            "needs; the 60-dim ordinal coding is the 'Splice' row"),),
-     splits=_SPLICE_SPLITS, tabular=replace(_SPLICE_TABULAR, codes=(), encoding="onehot"),
+     splits=_SPLICE_SPLITS, tabular=replace(_SPLICE_TABULAR, codes=(), encoding="onehot", categorical=tuple(range(60))),
      expected=(("train", Expect(3175, 240, _SPLICE_CLASSES)),),
      preprocessing=("as 'splice' (15 rows with ambiguous nucleotides dropped: 3190 -> 3175), "
                     "each base one-hot over A, C, G, T (60 x 4 = 240 dims)"),
@@ -648,7 +668,7 @@ _add(name="vowel", title="Deterding vowel recognition (UCI vowel-context)", form
      splits=(("train", (mirror_file("pkg/keel/vowel.dat"),)),
              ("test", (mirror_file("pkg/keel/vowel.dat"),))),
      tabular=Tabular(reader="keel", split_column=0, split_values=(("train", "0"), ("test", "1")),
-                     drop=(1, 2)),
+                     drop=(1, 2), classes=tuple(str(k) for k in range(11))),
      expected=(("train", Expect(528, 10, tuple((k, 48) for k in range(11)))),
                ("test", Expect(462, 10, tuple((k, 42) for k in range(11))))),
      preprocessing="columns train/test flag, speaker and sex dropped: the 10 LPC features",
@@ -661,7 +681,7 @@ _add(name="wdbc", title="Wisconsin diagnostic breast cancer (UCI)", format="uci"
                       note="LDM states 14 features; WDBC has 30 (10 measurements x mean, "
                            "se, worst); no 14-dim version is known: we keep 30")),
      splits=(("train", (mirror_file("uci/wdbc.data", UCI + "breast-cancer-wisconsin/wdbc.data"),)),),
-     tabular=Tabular(label=1, drop=(0,)),
+     tabular=Tabular(label=1, drop=(0,), classes=("B", "M")),
      expected=(("train", Expect(569, 30, _c(B=357, M=212))),),
      preprocessing="ID column dropped; class (M/B) is column 2",
      source_note="UCI wdbc.data (added header removed); scikit-learn's copy identical")
@@ -669,7 +689,7 @@ _add(name="wdbc", title="Wisconsin diagnostic breast cancer (UCI)", format="uci"
 _add(name="wine", title="Wine (UCI)", format="uci",
      papers=(PaperRef("gs_svm", "Table 2", "Wine", 178, 13, 3),),
      splits=(("train", (mirror_file("uci/wine.data", UCI + "wine/wine.data"),)),),
-     tabular=Tabular(label=0),
+     tabular=Tabular(label=0, classes=("1", "2", "3")),
      expected=(("train", Expect(178, 13, _c(**{"1": 59, "2": 71, "3": 48}))),),
      preprocessing="class is the first column", source_note="UCI original")
 
@@ -678,7 +698,9 @@ _add(name="zoo", title="Zoo (UCI, via mlbench)", format="rcsv",
                       note="the paper says Dim 10; Zoo has 16 attributes (animal name "
                            "excluded) and no 10-dim version is known: we keep 16"),),
      splits=(("train", (mirror_file("pkg/mlbench/Zoo.csv"),)),),
-     tabular=Tabular(reader="rcsv", label="type", na=("NA", "")),
+     tabular=Tabular(reader="rcsv", label="type", na=("NA", ""), boolean=_ZOO_BOOL,
+                     classes=("amphibian", "bird", "fish", "insect", "mammal", "mollusc.et.al",
+                              "reptile")),
      expected=(("train", Expect(101, 16, _c(amphibian=4, bird=20, fish=13, insect=8, mammal=41,
                                              **{"mollusc.et.al": 10}, reptile=5))),),
      preprocessing="booleans as 0/1, legs numeric",
@@ -689,7 +711,7 @@ _add(name="promoters", title="E. coli promoter gene sequences (UCI, via kernlab)
      papers=(PaperRef("ldm", "Table 1", "promoters", 106, 57),),
      splits=(("train", (mirror_file("pkg/kernlab/promotergene.csv"),)),),
      tabular=Tabular(reader="rcsv", label="Class", na=("NA",),
-                     codes=(("a", 1), ("c", 2), ("g", 3), ("t", 4))),
+                     codes=(("a", 1), ("c", 2), ("g", 3), ("t", 4)), classes=("+", "-")),
      expected=(("train", Expect(106, 57, _c(**{"+": 53, "-": 53}))),),
      preprocessing="bases coded a=1, c=2, g=3, t=4 (57 dims, LDM's)",
      source_note="kernlab promotergene (CSV export); UCI promoters.data not in the mirror")
@@ -697,7 +719,8 @@ _add(name="promoters", title="E. coli promoter gene sequences (UCI, via kernlab)
 _add(name="planning", title="Planning relax (UCI plrx)", format="uci",
      papers=(PaperRef("ldm", "Table 1", "planning", 182, 12),),
      splits=(("train", (mirror_file("uci/plrx.txt", UCI + "00230/plrx.txt"),)),),
-     tabular=Tabular(reader="ws"), expected=(("train", Expect(182, 12, _c(**{"1": 130, "2": 52}))),),
+     tabular=Tabular(reader="ws", classes=("1.0000000e+000", "2.0000000e+000")),
+     expected=(("train", Expect(182, 12, _c(**{"1": 130, "2": 52}))),),
      source_note="UCI original")
 
 _COLIC_CAT = (0, 1, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 20, 22)
@@ -708,7 +731,7 @@ _add(name="colic", title="Horse colic (UCI horse-colic.data, Weka 'colic' attrib
                            "188 complete rows with 13 attributes"),),
      splits=(("train", (mirror_file("uci/horse-colic.data", UCI + "horse-colic/horse-colic.data"),)),),
      tabular=Tabular(reader="ws", label=23, drop=(2, 24, 25, 26, 27), missing="impute",
-                     categorical=_COLIC_CAT),
+                     coded=_COLIC_CAT, classes=("1", "2")),
      expected=(("train", Expect(300, 22, _c(**{"1": 191, "2": 109}))),),
      preprocessing=("class = surgical lesion (col 24); hospital number and the lesion-code / "
                     "cp_data columns dropped, as Weka's colic.arff: 22 attributes; missing "
@@ -722,7 +745,8 @@ _add(name="colic.orig", title="Horse colic, original attributes (Weka colic.ORIG
                            "is not reproducible from the public files either"),),
      splits=(("train", (mirror_file("uci/horse-colic.data", UCI + "horse-colic/horse-colic.data"),)),
              ("test", (remote_file("uci/horse-colic.test", UCI + "horse-colic/horse-colic.test"),))),
-     tabular=Tabular(reader="ws", label=23, missing="impute", categorical=_COLIC_CAT + (2, 24, 25, 26, 27)),
+     tabular=Tabular(reader="ws", label=23, missing="impute", coded=_COLIC_CAT + (2, 24, 25, 26, 27),
+                     classes=("1", "2")),
      expected=(("train", Expect(300, 27, _c(**{"1": 191, "2": 109}))), ("test", Expect(68, 27))),
      preprocessing="all 27 non-class attributes, missing values imputed (mode / mean)",
      source_note="UCI horse-colic.data + horse-colic.test")
@@ -730,7 +754,7 @@ _add(name="colic.orig", title="Horse colic, original attributes (Weka colic.ORIG
 _add(name="parkinsons", title="Parkinsons (UCI)", format="uci",
      papers=(PaperRef("ldm", "Table 1", "parkinsons", 195, 22),),
      splits=(("train", (mirror_file("uci/parkinsons.data", UCI + "parkinsons/parkinsons.data"),)),),
-     tabular=Tabular(reader="hcsv", label="status", drop=("name",)),
+     tabular=Tabular(reader="hcsv", label="status", drop=("name",), classes=("0", "1")),
      expected=(("train", Expect(195, 22, _c(**{"0": 48, "1": 147}))),),
      preprocessing="name column dropped; class is the named column 'status' (in the middle)",
      source_note="UCI original")
@@ -739,7 +763,7 @@ _add(name="sonar", title="Sonar, mines vs rocks (UCI)", format="uci",
      papers=(PaperRef("ldm", "Table 1", "sonar", 208, 60),),
      splits=(("train", (mirror_file("uci/sonar.all-data",
                                     UCI + "undocumented/connectionist-bench/sonar/sonar.all-data"),)),),
-     tabular=Tabular(), expected=(("train", Expect(208, 60, _c(M=111, R=97))),),
+     tabular=Tabular(classes=("M", "R")), expected=(("train", Expect(208, 60, _c(M=111, R=97))),),
      source_note="UCI content (final newline missing); mlbench Sonar identical")
 
 _add(name="vote", title="Congressional voting records 1984 (UCI), complete rows", format="uci",
@@ -749,7 +773,8 @@ _add(name="vote", title="Congressional voting records 1984 (UCI), complete rows"
                       note="LDM lists 'vote' and 'house' with the same size; both are "
                            "house-votes-84 without its incomplete rows")),
      splits=(("train", (mirror_file("uci/house-votes-84.data", UCI + "voting-records/house-votes-84.data"),)),),
-     tabular=Tabular(label=0, missing="drop", codes=(("n", 0), ("y", 1))),
+     tabular=Tabular(label=0, missing="drop", codes=(("n", 0), ("y", 1)),
+                     classes=("democrat", "republican")),
      expected=(("train", Expect(232, 16, _c(democrat=124, republican=108))),),
      preprocessing="203 rows with a '?' dropped (435 -> 232, = KEEL housevotes); y=1, n=0",
      source_note="UCI original (one stray CR removed); Weka vote.arff and mlbench identical")
@@ -758,7 +783,7 @@ _add(name="breast-cancer", title="Breast cancer, Ljubljana (UCI, via Weka)", for
      aliases=("breast",),
      papers=(PaperRef("ldm", "Table 1", "breast", 277, 9),),
      splits=(("train", (mirror_file("pkg/weka/breast-cancer.arff"),)),),
-     tabular=Tabular(reader="arff", missing="drop"),
+     tabular=Tabular(reader="arff", missing="drop", classes=("no-recurrence-events", "recurrence-events")),
      expected=(("train", Expect(277, 9, _c(**{"no-recurrence-events": 196,
                                               "recurrence-events": 81}))),),
      preprocessing=("9 rows with missing node-caps / breast-quad dropped (286 -> 277, as LDM "
@@ -771,7 +796,7 @@ _add(name="haberman", title="Haberman's survival (UCI)", format="uci",
                            "operation years plus age and nodes would give 14 - a guess, not "
                            "applied"),),
      splits=(("train", (mirror_file("uci/haberman.data", UCI + "haberman/haberman.data"),)),),
-     tabular=Tabular(), expected=(("train", Expect(306, 3, _c(**{"1": 225, "2": 81}))),),
+     tabular=Tabular(classes=("1", "2")), expected=(("train", Expect(306, 3, _c(**{"1": 225, "2": 81}))),),
      source_note="UCI original")
 
 _add(name="vehicle", title="Statlog vehicle silhouettes (UCI)", format="uci",
@@ -780,7 +805,7 @@ _add(name="vehicle", title="Statlog vehicle silhouettes (UCI)", format="uci",
                            "is 846 x 18 with 4 classes: we register the real vehicle set"),),
      splits=(("train", tuple(mirror_file(f"uci/vehicle/xa{c}.dat", UCI + f"statlog/vehicle/xa{c}.dat")
                              for c in "abcdefghi")),),
-     tabular=Tabular(reader="ws"),
+     tabular=Tabular(reader="ws", classes=("bus", "opel", "saab", "van")),
      expected=(("train", Expect(846, 18, _c(bus=218, opel=212, saab=217, van=199))),),
      preprocessing="the nine part files xaa..xai concatenated",
      source_note="UCI Statlog part files; mlbench Vehicle identical")
@@ -788,7 +813,7 @@ _add(name="vehicle", title="Statlog vehicle silhouettes (UCI)", format="uci",
 _add(name="clean1", title="Musk version 1 (UCI clean1)", format="uci",
      papers=(PaperRef("ldm", "Table 1", "clean1", 476, 166),),
      splits=(("train", (mirror_file("uci/clean1.data", UCI + "musk/clean1.data.Z"),)),),
-     tabular=Tabular(drop=(0, 1)), expected=(("train", Expect(476, 166, _c(**{"0": 269, "1": 207}))),),
+     tabular=Tabular(drop=(0, 1), classes=("0.", "1.")), expected=(("train", Expect(476, 166, _c(**{"0": 269, "1": 207}))),),
      preprocessing="molecule and conformation names dropped; labels 0./1. read as 0/1",
      source_note=("UCI clean1.data (canonical file is the .Z; the mirror holds it uncompressed, "
                   "so a download is unverified); kernlab musk identical"))
@@ -825,7 +850,8 @@ for _n, _t, _ref, _d in (
 _add(name="breast-cancer-wisconsin", title="Breast cancer Wisconsin, original (UCI, via mlbench)",
      format="rcsv",
      splits=(("train", (mirror_file("pkg/mlbench/BreastCancer.csv"),)),),
-     tabular=Tabular(reader="rcsv", label="Class", drop=("Id",), na=("NA", ""), missing="drop"),
+     tabular=Tabular(reader="rcsv", label="Class", drop=("Id",), na=("NA", ""), missing="drop",
+                     classes=("benign", "malignant")),
      expected=(("train", Expect(683, 9, _c(benign=444, malignant=239))),),
      preprocessing="Id dropped; 16 rows with missing Bare.nuclei dropped (699 -> 683)",
      source_note="mlbench BreastCancer", note="not used by the papers (LDM 'breast' is Ljubljana)")
@@ -833,12 +859,13 @@ _add(name="breast-cancer-wisconsin", title="Breast cancer Wisconsin, original (U
 _add(name="skin", title="Skin segmentation (UCI Skin_NonSkin)", format="uci", aliases=("skin_nonskin",),
      papers=(PaperRef("ldm", "Table 1", "skin", 245057, 3),),
      splits=(("train", (mirror_file("uci/Skin_NonSkin.txt", UCI + "00229/Skin_NonSkin.txt"),)),),
-     tabular=Tabular(reader="ws"),
+     tabular=Tabular(reader="ws", classes=("1", "2")),
      expected=(("train", Expect(245057, 3, _c(**{"1": 50859, "2": 194198}))),),
      source_note="UCI original; LIBSVM skin_nonskin is a conversion of it")
 
 
 REGISTRY: dict[str, DatasetSpec] = {s.name: s for s in _SPECS}
+assert all(s.tabular.classes for s in _SPECS if s.tabular is not None), "undeclared classes"
 ALIASES: dict[str, str] = {a: s.name for s in _SPECS for a in s.aliases}
 assert len(REGISTRY) == len(_SPECS), "duplicate dataset name"
 
