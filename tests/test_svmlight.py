@@ -38,8 +38,8 @@ def test_build_keeps_only_the_programs_and_its_record(binaries):
     assert record["compiler_version"] and record["check"].startswith("ok")
 
 
-def test_offline_build_is_unavailable_with_pips_reason(monkeypatch, tmp_path):
-    # no index and an empty find-links folder: pip cannot find the sdist, as offline
+def test_offline_build_is_unavailable_saying_where_it_looked(monkeypatch, tmp_path):
+    # no index and an empty find-links folder: the sdist cannot be found, as offline
     monkeypatch.setenv("PIP_NO_INDEX", "1")
     monkeypatch.setenv("PIP_FIND_LINKS", str(tmp_path))
     S._probe.cache_clear()
@@ -47,8 +47,8 @@ def test_offline_build_is_unavailable_with_pips_reason(monkeypatch, tmp_path):
         reason = S.why_unavailable(tmp_path / "nothing")
     finally:
         S._probe.cache_clear()
-    assert reason and "pip could not fetch svmlight==0.4" in reason
-    with pytest.raises(S.Unavailable, match="pip could not fetch"):
+    assert reason and "svmlight-0.4.tar.gz not found where pip looks" in reason and str(tmp_path) in reason
+    with pytest.raises(S.Unavailable, match="not found where pip looks"):
         S.build(tmp_path / "out", log=lambda m: None)
     assert not S.available(tmp_path / "out")
 
@@ -99,6 +99,8 @@ def test_linear_separable_matches_libsvm(binaries, C):
     _assert_matches_libsvm_linear(m, X, y, C)
     assert m.score(X, y) == 1.0
     assert m.n_iter_ > 0 and m.fit_seconds_ > 0 and m.stats_["n_sv"] == m.support_vectors_.shape[0]
+    # the gap is >= 0 up to the model file's 8 printed digits
+    assert m.converged_ and -1e-6 * m.objective_ <= m.duality_gap_ <= 2 * C * len(y) * 1e-5
 
 
 @pytest.mark.parametrize("C", [1.0, 10.0])
@@ -106,6 +108,35 @@ def test_linear_heart_scale_matches_libsvm(binaries, data_env, C):
     X, y = _heart(data_env)
     m = S.SVMLight(C=C, binaries=binaries).fit(X, y)
     _assert_matches_libsvm_linear(m, X, y, C)
+    assert m.converged_
+
+
+def test_empty_model_on_scaled_heart_is_not_converged(binaries, data_env):
+    # issue 22 item 7: heart * 1e10 gave an empty model (objective 270 = C n, above
+    # the 240 of w = 0, b = 1) without a word
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, y = _heart(data_env)
+    with pytest.warns(ConvergenceWarning, match="primal objective 270 is above 240"):
+        m = S.SVMLight(C=1.0, binaries=binaries).fit(X * 1e10, y)
+    assert m.converged_ is False and m.duality_gap_ > 2 * len(y) * m.tol
+
+
+def test_a_long_tmpdir_gives_the_same_model(binaries, data_env, tmp_path, monkeypatch):
+    # issue 22 item 2: svm_learn strcpy's its file names into 200-byte buffers
+    import tempfile
+
+    X, y = _heart(data_env)
+    short = S.SVMLight(C=1.0, binaries=binaries).fit(X, y)
+    long_tmp = tmp_path / ("t" * 120) / ("u" * (250 - len(str(tmp_path)) - 123))
+    long_tmp.mkdir(parents=True)
+    assert len(str(long_tmp)) >= 245
+    monkeypatch.setenv("TMPDIR", str(long_tmp))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # tempfile caches gettempdir()
+    m = S.SVMLight(C=1.0, binaries=binaries).fit(X, y)
+    assert m.model_text_ == short.model_text_ and m.converged_
+    np.testing.assert_allclose(m.classify(X), short.classify(X))
+    assert list(long_tmp.iterdir()) == []
 
 
 @pytest.mark.parametrize("C", [0.1, 1.0])
@@ -152,7 +183,7 @@ def test_rbf_decisions_match_libsvm(binaries, data_env, gamma):
     # both stop at a KKT tolerance of ~1e-4 on the gradient, of the decisions' scale
     np.testing.assert_allclose(f, ref.decision_function(X), atol=1e-3)
     np.testing.assert_allclose(m.classify(X), f, rtol=1e-6, atol=1e-6)
-    assert not hasattr(m, "coef_")
+    assert not hasattr(m, "coef_") and m.converged_
 
 
 def test_binary_only_and_bad_parameters(binaries):

@@ -3,9 +3,12 @@
 SVM-Light is the baseline that the Pegasos slides and the LSVM and NESVM papers
 compare against. Its licence allows non-commercial use and forbids distributing
 modified copies, so this package ships none of it: ``build(into)`` fetches the
-``svmlight`` 0.4 source distribution from the Python package index (it bundles the
-unmodified V6.02 C sources under ``lib/``; its Python-2 binding is not used),
-compiles the two command-line programs ``svm_learn`` and ``svm_classify`` with the
+``svmlight`` 0.4 source distribution from where pip's configuration looks (index,
+extra indexes, find-links, no-index; it bundles the unmodified V6.02 C sources
+under ``lib/``; its Python-2 binding is not used), checks its pinned sha256 on the
+bytes before anything is written, unpacked or run (pip is not used to fetch it:
+``pip download`` of an sdist runs the archive's build hooks to prepare its
+metadata), unpacks it refusing any member outside ``svmlight-0.4/``, compiles the two command-line programs ``svm_learn`` and ``svm_classify`` with the
 system C compiler, checks them on a tiny problem, and keeps only the binaries and a
 ``build.json`` record (the sdist's sha256, the compiler and its version, the
 flags). The sources are compiled in a temporary folder and deleted; nothing it
@@ -21,6 +24,7 @@ reads its model file back. Binary classification only (SVM-Light's classificatio
 mode, labels +-1); linear and RBF kernels.
 """
 import hashlib
+import html
 import json
 import os
 import platform
@@ -31,7 +35,10 @@ import sys
 import tarfile
 import tempfile
 import time
+import urllib.parse
+import urllib.request
 import warnings
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -74,6 +81,30 @@ class TimeLimitExceeded(RuntimeError):
     """``svm_learn`` ran past ``SVMLight(timeout=...)`` and was killed: no model."""
 
 
+@contextmanager
+def _terminate_raises():
+    """While inside, SIGTERM (a workflow or a user stopping the job) raises
+    SystemExit in the main thread instead of ending the process at once, so the
+    ``finally`` of every temporary folder runs and the running svm_learn is
+    killed by subprocess.run. A handler someone else installed is left alone."""
+    import signal
+    import threading
+
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL):
+        yield
+        return
+
+    def stop(signum, frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def default_dir() -> Path:
     env = os.environ.get("REPRO_SVMLIGHT_DIR")
     return Path(env) if env else CHECKOUT_DIR
@@ -94,45 +125,166 @@ def compiler_version(cc) -> str:
     return lines[0] if lines else "unknown"
 
 
-def _sha256(path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 16), b""):
-            h.update(chunk)
-    return h.hexdigest()
+# pip's settings that say where packages come from (``pip config list`` shows them
+# merged from the environment, the site, user and global files, env first).
+_TRUE = {"1", "true", "yes", "on", "y"}
+DEFAULT_INDEX = "https://pypi.org/simple"
+FETCH_TIMEOUT = 60
 
 
-def _download_sdist(folder) -> Path:
-    """pip downloads the sdist into ``folder`` (pip, not urllib: it honours the
-    machine's index configuration, proxies and certificates). Raises Unavailable."""
-    cmd = [sys.executable, "-m", "pip", "download", SDIST_REQUIREMENT, "--no-deps",
-           "--no-binary", ":all:", "-d", str(folder)]
+def _pip_settings() -> dict:
+    """pip's effective settings (``pip config list``: pip's own configuration,
+    nothing from the archive runs) as {name: value}, the environment (PIP_*) over
+    the ``download`` section over ``global``."""
     try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    except subprocess.TimeoutExpired:
-        raise Unavailable(f"pip download {SDIST_REQUIREMENT} timed out (package index unreachable?)") from None
-    path = Path(folder) / SDIST_NAME
-    if r.returncode != 0 or not path.is_file():
-        tail = " | ".join((r.stderr or r.stdout).strip().splitlines()[-3:])
-        raise Unavailable(f"pip could not fetch {SDIST_REQUIREMENT} from the package index: {tail}")
-    digest = _sha256(path)
+        r = subprocess.run([sys.executable, "-m", "pip", "config", "list"], capture_output=True,
+                           text=True, timeout=60)
+        lines = r.stdout.splitlines() if r.returncode == 0 else []
+    except (OSError, subprocess.TimeoutExpired):
+        lines = []
+    found = {}
+    for line in lines:
+        key, sep, value = line.partition("=")
+        if not sep:
+            continue
+        section, _, name = key.rpartition(".")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        found.setdefault(name, {})[section] = value
+    # the environment as this process sees it wins (pip config list may predate a change)
+    for name in ("index-url", "extra-index-url", "find-links", "no-index", "cert"):
+        env = os.environ.get("PIP_" + name.upper().replace("-", "_"))
+        if env is not None:
+            found.setdefault(name, {})[":env:"] = env
+    out = {}
+    for name, sections in found.items():
+        for section in (":env:", "download", "global"):
+            if section in sections:
+                out[name] = sections[section]
+                break
+    return out
+
+
+def _sources(settings) -> list:
+    """Where pip would look for the sdist: find-links first, then the indexes'
+    project pages (none when no-index is set)."""
+    pages = [("find-links", link) for link in settings.get("find-links", "").split()]
+    if settings.get("no-index", "").strip().lower() not in _TRUE:
+        indexes = [settings.get("index-url") or DEFAULT_INDEX, *settings.get("extra-index-url", "").split()]
+        pages += [("index", url.rstrip("/") + "/svmlight/") for url in indexes]
+    return pages
+
+
+def _local_path(location):
+    parsed = urllib.parse.urlparse(location)
+    if parsed.scheme == "file":
+        return Path(urllib.request.url2pathname(parsed.path))
+    if parsed.scheme in ("", ) or (len(parsed.scheme) == 1 and os.name == "nt"):
+        return Path(location)
+    return None
+
+
+def _ssl_context(settings):
+    import ssl
+
+    cert = settings.get("cert")
+    return ssl.create_default_context(cafile=cert) if cert and os.path.isfile(cert) else None
+
+
+def _read_url(url, settings, limit=None) -> bytes:
+    with urllib.request.urlopen(url, timeout=FETCH_TIMEOUT, context=_ssl_context(settings)) as r:
+        return r.read() if limit is None else r.read(limit)
+
+
+def _links_in(page_url, html_bytes):
+    text = html_bytes.decode("utf-8", "replace")
+    for href in re.findall(r"""href\s*=\s*["']([^"']+)["']""", text, flags=re.I):
+        url = urllib.parse.urljoin(page_url, html.unescape(href))
+        if Path(urllib.parse.unquote(urllib.parse.urlparse(url).path)).name == SDIST_NAME:
+            yield urllib.parse.urldefrag(url)[0]
+
+
+def _locate(settings=None) -> str:
+    """The URL (or local path) of ``svmlight-0.4.tar.gz`` in the first place pip's
+    configuration names that has it. Reads folder listings and index pages only,
+    never the archive. Raises Unavailable saying where it looked."""
+    settings = _pip_settings() if settings is None else settings
+    tried = []
+    for kind, location in _sources(settings):
+        local = _local_path(location)
+        try:
+            if local is not None:
+                if local.is_dir():
+                    if (local / SDIST_NAME).is_file():
+                        return str(local / SDIST_NAME)
+                    index = local / "index.html"
+                    if index.is_file():
+                        for url in _links_in(local.as_uri() + "/", index.read_bytes()):
+                            return url
+                elif local.is_file() and local.name == SDIST_NAME:
+                    return str(local)
+                tried.append(f"{kind} {location}: no {SDIST_NAME}")
+                continue
+            page = _read_url(location, settings, limit=1 << 22)
+            for url in _links_in(location, page):
+                return url
+            tried.append(f"{kind} {location}: no {SDIST_NAME}")
+        except (OSError, ValueError) as e:  # URLError, HTTPError, timeouts are OSErrors
+            tried.append(f"{kind} {location}: {getattr(e, 'reason', None) or e}")
+    raise Unavailable(f"{SDIST_NAME} not found where pip looks (" + ("; ".join(tried) or
+                      "no index and no find-links configured") + ")")
+
+
+def _download_sdist(folder, settings=None) -> Path:
+    """Fetch the sdist's bytes into ``folder`` from where pip's configuration says
+    (PIP_INDEX_URL / PIP_EXTRA_INDEX_URL / PIP_FIND_LINKS / PIP_NO_INDEX and pip's
+    config files; pip's certificate) and check its sha256 BEFORE it is written:
+    nothing of the archive is executed, unpacked or even stored unless it is the
+    pinned file (pip itself is not used: it runs an sdist's build hooks to
+    prepare its metadata). Raises Unavailable when it cannot be fetched,
+    RuntimeError when the file is not the pinned one."""
+    settings = _pip_settings() if settings is None else settings
+    url = _locate(settings)
+    try:
+        local = _local_path(url)
+        data = local.read_bytes() if local is not None else _read_url(url, settings)
+    except (OSError, ValueError) as e:
+        raise Unavailable(f"could not fetch {url}: {getattr(e, 'reason', None) or e}") from None
+    digest = hashlib.sha256(data).hexdigest()
     if digest != SDIST_SHA256:
-        # Not Unavailable: the index answered, with the wrong file; that is an error.
-        raise RuntimeError(f"{SDIST_NAME} has sha256 {digest}, expected {SDIST_SHA256}; not compiling it")
+        # Not Unavailable: a source answered, with the wrong file; that is an error.
+        raise RuntimeError(f"{SDIST_NAME} from {url} has sha256 {digest}, expected {SDIST_SHA256}: "
+                           "refused before anything of it was unpacked or run")
+    path = Path(folder) / SDIST_NAME
+    path.write_bytes(data)
     return path
+
+
+def _safe_members(tar):
+    """The archive's members, refused unless every one is a plain file or folder
+    under svmlight-0.4/ (no absolute paths, no .., no links or devices)."""
+    members = tar.getmembers()
+    for m in members:
+        parts = Path(m.name).parts
+        if (m.name.startswith(("/", "\\")) or ".." in parts or not parts or parts[0] != "svmlight-0.4"
+                or not (m.isfile() or m.isdir())):
+            raise RuntimeError(f"{SDIST_NAME}: refusing the member {m.name!r} (outside svmlight-0.4/ or not "
+                               "a plain file)")
+    return members
 
 
 @lru_cache(maxsize=1)
 def _probe() -> str | None:
     """Why a build cannot be had here (None if it can): a compiler, then the
-    index, tried once per process with the real download."""
+    sdist's place in the index or find-links (an index page or folder listing is
+    read; the archive is neither downloaded nor run). Once per process."""
     if find_compiler() is None:
         return "no C compiler (cc, gcc or $CC) on this machine"
-    with tempfile.TemporaryDirectory(prefix="svmlight-probe-") as tmp:
-        try:
-            _download_sdist(tmp)
-        except Unavailable as e:
-            return str(e)
+    try:
+        _locate()
+    except Unavailable as e:
+        return str(e)
     return None
 
 
@@ -162,19 +314,20 @@ _CHECK_DATA = """\
 
 
 def _check(learn, classify, folder) -> str:
+    # run in ``folder`` with short relative names: svm_learn copies its file names
+    # into 200-byte buffers (strcpy), so a long TMPDIR must not reach them
     folder = Path(folder)
-    data, model, pred = folder / "check.dat", folder / "check.model", folder / "check.pred"
-    data.write_text(_CHECK_DATA)
+    (folder / "check.dat").write_text(_CHECK_DATA)
     for args in (["-t", "0"], ["-t", "2", "-g", "0.5"]):
-        for cmd in ([str(learn), "-c", "10", *args, str(data), str(model)],
-                    [str(classify), str(data), str(model), str(pred)]):
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        for cmd in ([str(Path(learn).resolve()), "-c", "10", *args, "check.dat", "check.model"],
+                    [str(Path(classify).resolve()), "check.dat", "check.model", "check.pred"]):
+            r = subprocess.run(cmd, cwd=folder, capture_output=True, text=True, timeout=60)
             if r.returncode != 0:
                 raise RuntimeError(f"build check: {' '.join(cmd)} failed ({r.returncode}):\n{r.stdout}\n{r.stderr}")
-        if not model.read_text().startswith(f"SVM-light Version {SVMLIGHT_VERSION}"):
+        if not (folder / "check.model").read_text().startswith(f"SVM-light Version {SVMLIGHT_VERSION}"):
             raise RuntimeError(f"build check: the model file does not say SVM-light Version {SVMLIGHT_VERSION}")
         labels = [float(line.split()[0]) for line in _CHECK_DATA.splitlines()]
-        decisions = [float(v) for v in pred.read_text().split()]
+        decisions = [float(v) for v in (folder / "check.pred").read_text().split()]
         if len(decisions) != len(labels) or any(d * t <= 0 for d, t in zip(decisions, labels)):
             raise RuntimeError(f"build check: svm_classify with {args} gave {decisions} for labels {labels}")
     return "ok: both kernels separate the 6-point check set"
@@ -193,15 +346,17 @@ def build(into=None, *, log=print) -> dict:
     into.mkdir(parents=True, exist_ok=True)
     # Everything carrying SVM-Light's sources stays in this temporary folder and is
     # deleted with it: only the compiled programs and the record are kept.
-    with tempfile.TemporaryDirectory(prefix="svmlight-build-") as tmp:
+    # A SIGTERM raises SystemExit here, so the folder is deleted on that exit too.
+    with _terminate_raises(), tempfile.TemporaryDirectory(prefix="svmlight-build-") as tmp:
         tmp = Path(tmp)
-        log(f"fetching {SDIST_REQUIREMENT} with pip")
+        log(f"fetching {SDIST_NAME} from pip's index / find-links; sha256 checked before unpacking")
         sdist = _download_sdist(tmp)
         with tarfile.open(sdist) as tar:
+            members = _safe_members(tar)
             if hasattr(tarfile, "data_filter"):
-                tar.extractall(tmp, filter="data")  # refuses absolute paths and links out
+                tar.extractall(tmp, members=members, filter="data")
             else:
-                tar.extractall(tmp)
+                tar.extractall(tmp, members=members)
         lib = tmp / "svmlight-0.4" / "lib"
         version = re.search(r'#\s*define\s+VERSION\s+"([^"]+)"', (lib / "svm_common.h").read_text())
         if not version or version.group(1) != SVMLIGHT_VERSION:
@@ -326,6 +481,35 @@ def parse_output(text) -> dict:
     return out
 
 
+# SVM-Light stores feature values as C floats (FVAL, svm_common.h) and multiplies
+# them in float (sprod_ss): beyond sqrt(FLT_MAX) a product is inf.
+FVAL_MAX = float(np.sqrt(np.finfo(np.float32).max))
+
+
+def _check_range(X):
+    """ValueError up front for data SVM-Light cannot hold: squared row norms beyond
+    float64 (the estimators' common check, repro.solvers._validation), then
+    values whose products overflow SVM-Light's 32-bit floats."""
+    from ..solvers._validation import as_rows_input
+
+    as_rows_input(X)
+    values = X.data if sp.issparse(X) else X
+    big = np.abs(values) > FVAL_MAX
+    if np.any(big):
+        raise ValueError(f"X holds {float(values[big].flat[0]):g}: SVM-Light stores features as 32-bit "
+                         f"floats and their products overflow beyond |x| = {FVAL_MAX:.3g}: scale the features")
+
+
+def _rbf_times(A, B, gamma, coef):
+    """K(A, B) @ coef for the RBF kernel, by blocks of rows of A (at most about
+    2**22 kernel values at a time: no n x n_SV matrix in memory)."""
+    from sklearn.metrics.pairwise import rbf_kernel
+
+    step = max(1, (1 << 22) // max(1, B.shape[0]))
+    return np.concatenate([rbf_kernel(A[i:i + step], B, gamma=gamma) @ coef
+                           for i in range(0, A.shape[0], step)] or [np.zeros(0)])
+
+
 class SVMLight(ClassifierMixin, BaseEstimator):
     """SVM-Light's ``svm_learn`` as a scikit-learn classifier (binary only).
 
@@ -345,10 +529,20 @@ class SVMLight(ClassifierMixin, BaseEstimator):
     kernel_evals, l1_loss, norm_w, ...) and ``reported_primal_`` = 1/2 |w|^2 +
     C * loss from its printout (5 decimals; its loss counts only margins below
     1 - tol): grade the model with repro.objectives, not with this.
+
+    ``converged_``: svm_learn reported "Optimization finished" with its largest
+    KKT violation (maxdiff) within ``tol`` and did not relax its conditions, the
+    model's primal objective (``objective_``, computed here from the model) is
+    not above a trivial model's (w = 0), and its duality gap (``duality_gap_``)
+    is within 2 C n tol; otherwise False with a ConvergenceWarning saying which
+    failed. ``timeout`` (seconds, default 600; None for none) kills svm_learn
+    and raises TimeLimitExceeded. Input SVM-Light cannot hold is refused up
+    front with a ValueError: NaN or inf, squared row norms beyond float64,
+    values whose products overflow its 32-bit floats (|x| > 1.8e19).
     """
 
     def __init__(self, C=1.0, kernel="linear", gamma=1.0, tol=1e-3, cache_size=40, binaries=None,
-                 fit_intercept=True, timeout=None):
+                 fit_intercept=True, timeout=600.0):
         self.fit_intercept = fit_intercept
         self.timeout = timeout
         self.C = C
@@ -376,33 +570,39 @@ class SVMLight(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         opts = self._options()
         progs = binaries(self.binaries)
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)  # NaN, inf refused
+        _check_range(X)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
         if len(self.classes_) != 2:
             raise ValueError(f"SVMLight is binary only; got {len(self.classes_)} classes")
         signs = np.where(y == self.classes_[1], 1.0, -1.0)
-        with tempfile.TemporaryDirectory(prefix="svmlight-fit-") as tmp:
-            data, model = Path(tmp) / "train.dat", Path(tmp) / "model"
-            write_svmlight_file(data, X, signs)
-            cmd = [str(progs["svm_learn"]), *opts, str(data), str(model)]
+        # svm_learn runs in the temporary folder with short relative names (it copies
+        # them into 200-byte buffers); the folder goes on every exit, SIGTERM included
+        with _terminate_raises(), tempfile.TemporaryDirectory(prefix="svmlight-fit-") as tmp:
+            write_svmlight_file(Path(tmp) / "train.dat", X, signs)
+            cmd = [str(Path(progs["svm_learn"]).resolve()), *opts, "train.dat", "model"]
             t0 = time.perf_counter()
             try:
-                r = subprocess.run(cmd, capture_output=True, text=True, timeout=self.timeout)
+                r = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, timeout=self.timeout)
             except subprocess.TimeoutExpired:
                 raise TimeLimitExceeded(f"svm_learn ran past its time limit of {self.timeout:g} s "
                                         f"(C={self.C}, tol={self.tol}); killed") from None
             self.fit_seconds_ = time.perf_counter() - t0
+            model = Path(tmp) / "model"
             if r.returncode != 0 or not model.is_file():
                 raise RuntimeError(f"svm_learn failed (exit {r.returncode}): {' '.join(cmd)}\n"
                                    f"stderr: {r.stderr.strip()}\nstdout (last lines): "
                                    + "\n".join(r.stdout.strip().splitlines()[-5:]))
-            kernel, gamma, b, coefs, sv = read_model(model, X.shape[1])
+            try:
+                kernel, gamma, b, coefs, sv = read_model(model, X.shape[1])
+            except (ValueError, KeyError, IndexError) as e:
+                raise RuntimeError(f"svm_learn wrote a model file that does not parse ({e!r}); "
+                                   "its output ends:\n" + "\n".join(r.stdout.strip().splitlines()[-5:])) from None
+            if not (np.isfinite(b) and np.all(np.isfinite(coefs)) and np.all(np.isfinite(sv.data))):
+                raise RuntimeError("svm_learn wrote a model with non-finite numbers: scale the features")
             self.model_text_ = model.read_text()
         self.stats_ = parse_output(r.stdout)
-        if "Relaxing KT-Conditions" in r.stdout:
-            warnings.warn("SVM-Light relaxed its KKT tolerance after slow progress and stopped "
-                          f"(C={self.C}, tol={self.tol})", ConvergenceWarning, stacklevel=2)
         self.n_iter_ = self.stats_.get("n_iter")
         self.support_vectors_ = sv
         self.dual_coef_ = coefs[None, :]
@@ -412,18 +612,62 @@ class SVMLight(ClassifierMixin, BaseEstimator):
             self.coef_ = np.asarray(sv.T @ coefs).reshape(1, -1)
         if "norm_w" in self.stats_ and "l1_loss" in self.stats_:
             self.reported_primal_ = 0.5 * self.stats_["norm_w"] ** 2 + self.C * self.stats_["l1_loss"]
+        self._set_convergence(X, signs, r.stdout)
         return self
+
+    def _set_convergence(self, X, signs, stdout):
+        """``converged_`` from svm_learn's own report and from the model itself:
+        svm_learn said "Optimization finished" with maxdiff (its largest KKT
+        violation) <= tol and did not relax its KKT conditions; the model's primal
+        objective is not above a trivial feasible point's (w = 0 with b = 0 or
+        the better of b = +-1: C * n, or C * 2 * n_minority); and its duality gap
+        P - D, D = sum alpha - 1/2 |w|^2, is within 2 C n tol, what KKT
+        conditions met within tol imply (each row adds at most 2 C tol).
+        Otherwise ConvergenceWarning naming what failed."""
+        n = X.shape[0]
+        C = float(self.C)
+        f = self._decisions(X)
+        if self.kernel == "linear":
+            wsq = float(self.coef_.ravel() @ self.coef_.ravel())
+        else:
+            a = self.dual_coef_.ravel()
+            wsq = float(a @ _rbf_times(self.support_vectors_, self.support_vectors_, self._gamma, a))
+        primal = 0.5 * wsq + C * float(np.maximum(0.0, 1.0 - signs * f).sum())
+        dual = float(np.abs(self.dual_coef_).sum()) - 0.5 * wsq
+        trivial = C * n
+        if self.fit_intercept:
+            trivial = min(trivial, C * 2.0 * min(np.sum(signs > 0), np.sum(signs < 0)))
+        self.objective_, self.duality_gap_ = primal, primal - dual
+        problems = []
+        if "Optimization finished" not in stdout:
+            problems.append("svm_learn did not report 'Optimization finished'")
+        if "Relaxing KT-Conditions" in stdout:
+            problems.append("svm_learn relaxed its KKT tolerance after slow progress and stopped")
+        maxdiff = self.stats_.get("maxdiff")
+        if maxdiff is not None and not maxdiff <= float(self.tol) * (1 + 1e-6) + 5e-6:  # printed to 5 decimals
+            problems.append(f"its largest KKT violation (maxdiff) {maxdiff:g} > tol {self.tol:g}")
+        if not np.isfinite(primal) or primal > trivial * (1 + 1e-9):
+            problems.append(f"the model's primal objective {primal:.6g} is above {trivial:.6g}, "
+                            "a trivial model's (w = 0)")
+        bound = 2.0 * C * n * float(self.tol)
+        if not np.isfinite(self.duality_gap_) or self.duality_gap_ > bound + 1e-6 * max(1.0, abs(primal)):
+            problems.append(f"its duality gap {self.duality_gap_:.6g} exceeds 2 C n tol = {bound:.6g}")
+        self.converged_ = not problems
+        if problems:
+            warnings.warn(f"SVMLight (C={self.C}, tol={self.tol}): not converged: " + "; ".join(problems)
+                          + ". Scale the features or tighten tol.", ConvergenceWarning, stacklevel=3)
 
     def decision_function(self, X):
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
-        if self.kernel == "linear":
-            f = X @ self.coef_.ravel()
-        else:
-            from sklearn.metrics.pairwise import rbf_kernel
+        return self._decisions(X)
 
-            f = rbf_kernel(X, self.support_vectors_, gamma=self._gamma) @ self.dual_coef_.ravel()
-        return np.asarray(f).ravel() + self.intercept_[0]
+    def _decisions(self, X):
+        if self.kernel == "linear":
+            f = np.asarray(X @ self.coef_.ravel()).ravel()
+        else:
+            f = _rbf_times(X, self.support_vectors_, self._gamma, self.dual_coef_.ravel())
+        return f + self.intercept_[0]
 
     def predict(self, X):
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
@@ -435,12 +679,12 @@ class SVMLight(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         progs = binaries(self.binaries)
-        with tempfile.TemporaryDirectory(prefix="svmlight-classify-") as tmp:
+        with _terminate_raises(), tempfile.TemporaryDirectory(prefix="svmlight-classify-") as tmp:
             tmp = Path(tmp)
             (tmp / "model").write_text(self.model_text_)
             write_svmlight_file(tmp / "test.dat", X, np.ones(X.shape[0]))
-            cmd = [str(progs["svm_classify"]), "-v", "0", str(tmp / "test.dat"), str(tmp / "model"), str(tmp / "pred")]
-            r = subprocess.run(cmd, capture_output=True, text=True)
+            cmd = [str(Path(progs["svm_classify"]).resolve()), "-v", "0", "test.dat", "model", "pred"]
+            r = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True)
             if r.returncode != 0:
                 raise RuntimeError(f"svm_classify failed (exit {r.returncode}): {r.stderr.strip()}\n{r.stdout[-2000:]}")
             return np.loadtxt(tmp / "pred", ndmin=1)

@@ -2,7 +2,8 @@
 #
 # SVM-Light V6.02, the baseline of the Pegasos slides and the LSVM / NESVM papers:
 # its licence forbids redistributing modified copies, so the sources are fetched
-# from the package index (the svmlight 0.4 sdist), compiled with the system C
+# from the package index (the svmlight 0.4 sdist, its pinned sha256 checked before
+# anything of it is unpacked; pip's build hooks are never run), compiled with the system C
 # compiler and deleted; only svm_learn, svm_classify and build.json (sdist sha256,
 # compiler version, flags, the check's result) stay, in results/baselines/svmlight/,
 # which git ignores. See repro.baselines.svmlight.
@@ -23,7 +24,10 @@ _SVMLIGHT_ABS = repro.baselines.svmlight.default_dir().resolve()
 SVMLIGHT_DIR = (os.path.relpath(_SVMLIGHT_ABS) if _SVMLIGHT_ABS.is_relative_to(os.getcwd())
                 else str(_SVMLIGHT_ABS))
 SVMLIGHT_BUILD = f"{SVMLIGHT_DIR}/build.json"
-# Asked once, and only when a job that needs it is planned (the probe downloads the sdist).
+# Asked once, and only when a job that needs it is planned. Cheap facts only: a C
+# compiler, and the sdist listed where pip looks (a folder or an index page is read;
+# the archive is neither downloaded nor run; issue 22 item 1). The build itself
+# checks the archive's sha256 before unpacking it.
 SVMLIGHT_BUILDABLE = functools.lru_cache(maxsize=1)(
     lambda: repro.baselines.svmlight.why_unavailable(SVMLIGHT_DIR) is None)
 
