@@ -173,3 +173,19 @@ def test_fix_that_does_not_match_its_hashed_file_is_a_parse_error(data_env, tmp_
     p = tmp_path / "australian.dat"
     p.write_text("".join(lines))
     _refused(p, spec.tabular, 20, "registry fix", "holds '1', not '0'", sha=f.sha256)
+
+
+@pytest.mark.parametrize("name,rel,line,old,new,col", [
+    ("german", "uci/german.data", 3, "A14 ", "A4l ", 0),     # a typo: was a new category
+    ("ldm-german", "uci/german.data", 3, "A14 ", "A15 ", 0),  # a code german.doc lacks
+    ("austra", "uci/crx.data", 3, "a,", "A,", 0),
+    ("splice-onehot", "pkg/keel/splice.dat", 1, "A", "U", 0),
+])
+def test_categorical_cell_outside_its_declared_values_is_refused(data_env, tmp_path, name, rel,
+                                                                   line, old, new, col):
+    text = (Path(data_env) / rel).read_text().split("\n")[line - 1]
+    if not text.startswith(old):
+        pytest.skip(f"{rel} line {line} does not start with {old!r}: {text[:20]!r}")
+    p = _edit(data_env, tmp_path, rel, line, old, new)
+    _refused(p, REGISTRY[name].tabular, line, f"column {col}:", repr(new.strip(" ,")),
+             "not one of its declared values")

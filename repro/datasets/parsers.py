@@ -615,6 +615,7 @@ def _table(frames, declared, tab, split, at):
                 raise ValueError(f"column {c}: declared {k} and also "
                                  f"{kind.get(c, 'the label or dropped')}")
             kind[c] = k
+    levels = {_colref(df, shift(r)): set(v) for r, v in tab.levels}
     y_raw = df[label_col]
     feats = df.drop(columns=[label_col] + drop_cols)
     codes = dict(tab.codes)
@@ -639,6 +640,13 @@ def _table(frames, declared, tab, split, at):
         k = "names" if (codes or c in declared) else kind.get(c, "number")
         if k in ("number", "coded", "boolean"):
             nums[c] = _numbers(feats[c], "boolean" if k == "boolean" else "number", c, at)
+        elif c in levels:
+            present = feats[c].dropna()
+            bad = ~present.isin(levels[c])
+            if bad.any():
+                r = bad.idxmax()
+                raise at(r, f"column {c}: {present[r]!r} is not one of its declared values "
+                            f"({', '.join(levels[c])}) nor a declared missing-value marker")
         kind[c] = k
     y_missing = y_raw.isna() | (y_raw.isin(["?", ""]) if tab.classes is None else False)
     miss = feats.isna().any(axis=1)

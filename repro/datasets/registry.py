@@ -163,8 +163,9 @@ class Tabular:
     categorical (named categories) if listed in ``categorical`` or declared nominal by
     an ARFF header or ``codes`` is given; numeric codes of categories if in ``coded``;
     TRUE/FALSE if in ``boolean``; otherwise numeric. A numeric, coded or boolean cell
-    that is neither of its kind nor one of the ``na`` markers, and a label outside
-    ``classes``, is a ParseError naming the file, line and column."""
+    that is neither of its kind nor one of the ``na`` markers, a categorical cell outside
+    its ``levels``, and a label outside ``classes``, is a ParseError naming the file, line
+    and column. (Ordinal / one-hot coding still orders the values present, as before.)"""
     reader: str = "csv"            # csv | ws (whitespace) | arff | keel | rcsv (R export, header)
     label: int | str = -1
     drop: tuple = ()               # id / name / unused columns
@@ -173,6 +174,7 @@ class Tabular:
     categorical: tuple = ()        # columns of named categories (coded 1..k / one-hot)
     coded: tuple = ()              # categorical columns written as numbers (kept / one-hot by value)
     boolean: tuple = ()            # columns of True/False (any case), read as 1/0
+    levels: tuple = ()             # ((column, (value, ...)), ...): what a categorical column may hold
     classes: tuple | None = None   # the labels as written; None = not declared (ad-hoc use only:
     #                                every registry entry declares them, tests/test_datasets_tables.py)
     encoding: str = "ordinal"      # ordinal | onehot | onehot-binary-as-one
@@ -503,8 +505,18 @@ _add(name="rcv1-ccat", title="RCV1-v2, category CCAT vs rest (Pegasos)", format=
 # Column kinds, missing markers and classes are declared per file (Tabular), read off the
 # mirror copies: crx.data's named categories (A1, A4-A7, A9, A10, A12, A13), german.data's
 # A-coded ones, zoo's TRUE/FALSE columns; every other feature column is numeric.
-_CRX_CAT = (0, 3, 4, 5, 6, 8, 9, 11, 12)
-_GERMAN_CAT = (0, 2, 3, 5, 6, 8, 9, 11, 13, 14, 16, 18, 19)
+_CRX_LEVELS = ((0, ("a", "b")), (3, ("l", "u", "y")), (4, ("g", "gg", "p")),
+               (5, ("aa", "c", "cc", "d", "e", "ff", "i", "j", "k", "m", "q", "r", "w", "x")),
+               (6, ("bb", "dd", "ff", "h", "j", "n", "o", "v", "z")),
+               (8, ("f", "t")), (9, ("f", "t")), (11, ("f", "t")), (12, ("g", "p", "s")))
+_CRX_CAT = tuple(c for c, _ in _CRX_LEVELS)
+# german.doc's codes (A47 'vacation - does not exist?' never occurs)
+_GERMAN_LEVELS = tuple((c, tuple(f"A{a}{k}" for k in ks)) for c, a, ks in (
+    (0, 1, range(1, 5)), (2, 3, range(0, 5)), (3, 4, (0, 1, 2, 3, 4, 5, 6, 8, 9, 10)),
+    (5, 6, range(1, 6)), (6, 7, range(1, 6)), (8, 9, range(1, 5)), (9, 10, range(1, 4)),
+    (11, 12, range(1, 5)), (13, 14, range(1, 4)), (14, 15, range(1, 4)), (16, 17, range(1, 5)),
+    (18, 19, range(1, 3)), (19, 20, range(1, 3))))
+_GERMAN_CAT = tuple(c for c, _ in _GERMAN_LEVELS)
 _ZOO_BOOL = ("hair", "feathers", "eggs", "milk", "airborne", "aquatic", "predator", "toothed",
              "backbone", "breathes", "venomous", "fins", "tail", "domestic", "catsize")
 _add(name="austra", title="Credit approval (UCI crx), all 690 rows", format="uci",
@@ -513,7 +525,8 @@ _add(name="austra", title="Credit approval (UCI crx), all 690 rows", format="uci
                       note="15 dims = crx.data's 15 attributes (Statlog australian has 14, "
                            "see 'australian')")),
      splits=(("train", (mirror_file("uci/crx.data", UCI + "credit-screening/crx.data"),)),),
-     tabular=Tabular(na=("?", "N/A"), missing="impute", categorical=_CRX_CAT, classes=("+", "-")),
+     tabular=Tabular(na=("?", "N/A"), missing="impute", categorical=_CRX_CAT,
+                     levels=_CRX_LEVELS, classes=("+", "-")),
      expected=(("train", Expect(690, 15, _c(**{"+": 307, "-": 383}))),),
      preprocessing=("categorical attributes coded 1..k in sorted order; 37 rows with missing "
                     "values imputed (numeric: column mean, categorical: mode)"),
@@ -522,7 +535,8 @@ _add(name="austra", title="Credit approval (UCI crx), all 690 rows", format="uci
 _add(name="credit-a", title="Credit approval (UCI crx), complete rows", format="uci",
      papers=(PaperRef("ldm", "Table 1", "credit-a", 653, 15),),
      splits=(("train", (mirror_file("uci/crx.data", UCI + "credit-screening/crx.data"),)),),
-     tabular=Tabular(na=("?", "N/A"), missing="drop", categorical=_CRX_CAT, classes=("+", "-")),
+     tabular=Tabular(na=("?", "N/A"), missing="drop", categorical=_CRX_CAT,
+                     levels=_CRX_LEVELS, classes=("+", "-")),
      expected=(("train", Expect(653, 15, _c(**{"+": 296, "-": 357}))),),
      preprocessing="37 rows with missing values dropped (690 -> 653, as LDM); categorical 1..k",
      source_note="UCI crx.data; KEEL crx.dat has the same 653 rows")
@@ -553,7 +567,8 @@ _add(name="ldm-australian", title="Statlog Australian credit, one-hot", format="
 _add(name="german", title="Statlog German credit (UCI german.data)", format="uci",
      papers=(PaperRef("gs_svm", "Table 2", "German", 1000, 20, 2),),
      splits=(("train", (mirror_file("uci/german.data", UCI + "statlog/german/german.data"),)),),
-     tabular=Tabular(reader="ws", categorical=_GERMAN_CAT, classes=("1", "2")),
+     tabular=Tabular(reader="ws", categorical=_GERMAN_CAT, levels=_GERMAN_LEVELS,
+                     classes=("1", "2")),
      expected=(("train", Expect(1000, 20, _c(**{"1": 700, "2": 300}))),),
      preprocessing="13 categorical attributes coded 1..k by their code order (A11 -> 1, ...)",
      source_note="UCI german.data (separators restored); Weka credit-g.arff agrees")
@@ -562,7 +577,7 @@ _add(name="ldm-german", title="Statlog German credit, one-hot", format="uci",
      papers=(PaperRef("ldm", "Table 1", "german", 1000, 59),),
      splits=(("train", (mirror_file("uci/german.data", UCI + "statlog/german/german.data"),)),),
      tabular=Tabular(reader="ws", encoding="onehot-binary-as-one", categorical=_GERMAN_CAT,
-                     classes=("1", "2")),
+                     levels=_GERMAN_LEVELS, classes=("1", "2")),
      expected=(("train", Expect(1000, 59, _c(**{"1": 700, "2": 300}))),),
      preprocessing=("categorical attributes one-hot over their observed values, two-valued "
                     "ones as a single 0/1 column (Weka NominalToBinary): 52 + 7 numeric = 59, "
@@ -656,7 +671,9 @@ _add(name="splice-onehot", title="Splice-junction gene sequences, one-hot bases 
                       note="the paper's Splice row with each base coded as 4 indicators "
                            "(240 dims, not the paper's Dim 60): the coding its accuracy "
                            "needs; the 60-dim ordinal coding is the 'Splice' row"),),
-     splits=_SPLICE_SPLITS, tabular=replace(_SPLICE_TABULAR, codes=(), encoding="onehot", categorical=tuple(range(60))),
+     splits=_SPLICE_SPLITS,
+     tabular=replace(_SPLICE_TABULAR, codes=(), encoding="onehot", categorical=tuple(range(60)),
+                     levels=tuple((c, ("A", "C", "G", "T")) for c in range(60))),
      expected=(("train", Expect(3175, 240, _SPLICE_CLASSES)),),
      preprocessing=("as 'splice' (15 rows with ambiguous nucleotides dropped: 3190 -> 3175), "
                     "each base one-hot over A, C, G, T (60 x 4 = 240 dims)"),
@@ -866,6 +883,8 @@ _add(name="skin", title="Skin segmentation (UCI Skin_NonSkin)", format="uci", al
 
 REGISTRY: dict[str, DatasetSpec] = {s.name: s for s in _SPECS}
 assert all(s.tabular.classes for s in _SPECS if s.tabular is not None), "undeclared classes"
+assert all(set(s.tabular.categorical) == {c for c, _ in s.tabular.levels}
+           for s in _SPECS if s.tabular is not None), "categorical columns without levels"
 ALIASES: dict[str, str] = {a: s.name for s in _SPECS for a in s.aliases}
 assert len(REGISTRY) == len(_SPECS), "duplicate dataset name"
 
