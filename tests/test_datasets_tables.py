@@ -189,3 +189,15 @@ def test_categorical_cell_outside_its_declared_values_is_refused(data_env, tmp_p
     p = _edit(data_env, tmp_path, rel, line, old, new)
     _refused(p, REGISTRY[name].tabular, line, f"column {col}:", repr(new.strip(" ,")),
              "not one of its declared values")
+
+
+@pytest.mark.parametrize("name,rel,col,new", [("colic", "uci/horse-colic.data", 6, "7"),
+                                               ("ldm-australian", "uci/australian.dat", 5, "6")])
+def test_coded_cell_outside_its_declared_codes_is_refused(data_env, tmp_path, name, rel, col, new):
+    lines = (Path(data_env) / rel).read_text().split("\n")
+    fields = lines[9].split()
+    fields[col] = new
+    lines[9] = " ".join(fields)
+    p = tmp_path / Path(rel).name
+    p.write_text("\n".join(lines))
+    _refused(p, REGISTRY[name].tabular, 10, f"column {col}: '{new}' is not one of its declared values")

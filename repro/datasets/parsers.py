@@ -640,7 +640,9 @@ def _table(frames, declared, tab, split, at):
         k = "names" if (codes or c in declared) else kind.get(c, "number")
         if k in ("number", "coded", "boolean"):
             nums[c] = _numbers(feats[c], "boolean" if k == "boolean" else "number", c, at)
-        elif c in levels:
+        if c in levels:
+            if k not in ("names", "coded"):
+                raise ValueError(f"column {c}: levels declared for a {k} column")
             present = feats[c].dropna()
             bad = ~present.isin(levels[c])
             if bad.any():

@@ -541,6 +541,10 @@ _add(name="credit-a", title="Credit approval (UCI crx), complete rows", format="
      preprocessing="37 rows with missing values dropped (690 -> 653, as LDM); categorical 1..k",
      source_note="UCI crx.data; KEEL crx.dat has the same 653 rows")
 
+# the codes of Statlog australian.dat's categorical attributes as the file holds them
+_AUS_LEVELS = tuple((c, tuple(str(v) for v in vs)) for c, vs in (
+    (0, (0, 1)), (3, (1, 2, 3)), (4, range(1, 15)), (5, (1, 2, 3, 4, 5, 7, 8, 9)), (7, (0, 1)),
+    (8, (0, 1)), (10, (0, 1)), (11, (1, 2, 3))))
 _AUS = Tabular(reader="ws", classes=("0", "1"), fixes=((
     "f70c7bf41634c70ee5b57743b2b555bc710dcbc4ec83464d498e5c05fba4af4b", 19, 14, "0", "1",
     "mirror copy flips row 20's label; crx.data line 185 (same applicant) is '+', KEEL "
@@ -558,6 +562,7 @@ _add(name="ldm-australian", title="Statlog Australian credit, one-hot", format="
      papers=(PaperRef("ldm", "Table 1", "australian", 690, 42),),
      splits=(("train", (mirror_file("uci/australian.dat", UCI + "statlog/australian/australian.dat"),)),),
      tabular=Tabular(reader="ws", coded=(0, 3, 4, 5, 7, 8, 10, 11), encoding="onehot",
+                     levels=_AUS_LEVELS,
                      classes=_AUS.classes, fixes=_AUS.fixes),
      expected=(("train", Expect(690, 42, _c(**{"0": 383, "1": 307}))),),
      preprocessing=("the 8 categorical attributes (A1, A4-A6, A8, A9, A11, A12) one-hot "
@@ -740,7 +745,14 @@ _add(name="planning", title="Planning relax (UCI plrx)", format="uci",
      expected=(("train", Expect(182, 12, _c(**{"1": 130, "2": 52}))),),
      source_note="UCI original")
 
-_COLIC_CAT = (0, 1, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 20, 22)
+# the values each coded attribute takes in horse-colic.data (age is 1 / 9, not the
+# documented 1 / 2; capillary refill has a 3): other codes are refused
+_COLIC_LEVELS = tuple((c, tuple(str(v) for v in vs)) for c, vs in (
+    (0, (1, 2)), (1, (1, 9)), (6, range(1, 5)), (7, range(1, 5)), (8, range(1, 7)),
+    (9, range(1, 4)), (10, range(1, 6)), (11, range(1, 5)), (12, range(1, 5)),
+    (13, range(1, 4)), (14, range(1, 4)), (16, range(1, 5)), (17, range(1, 6)),
+    (20, range(1, 4)), (22, range(1, 4))))
+_COLIC_CAT = tuple(c for c, _ in _COLIC_LEVELS)
 _add(name="colic", title="Horse colic (UCI horse-colic.data, Weka 'colic' attributes)", format="uci",
      papers=(PaperRef("ldm", "Table 1", "colic", 188, 13,
                       note="LDM's 188 x 13 cannot be rebuilt: horse-colic.test (68 rows) is "
@@ -748,7 +760,7 @@ _add(name="colic", title="Horse colic (UCI horse-colic.data, Weka 'colic' attrib
                            "188 complete rows with 13 attributes"),),
      splits=(("train", (mirror_file("uci/horse-colic.data", UCI + "horse-colic/horse-colic.data"),)),),
      tabular=Tabular(reader="ws", label=23, drop=(2, 24, 25, 26, 27), missing="impute",
-                     coded=_COLIC_CAT, classes=("1", "2")),
+                     coded=_COLIC_CAT, levels=_COLIC_LEVELS, classes=("1", "2")),
      expected=(("train", Expect(300, 22, _c(**{"1": 191, "2": 109}))),),
      preprocessing=("class = surgical lesion (col 24); hospital number and the lesion-code / "
                     "cp_data columns dropped, as Weka's colic.arff: 22 attributes; missing "
@@ -763,7 +775,7 @@ _add(name="colic.orig", title="Horse colic, original attributes (Weka colic.ORIG
      splits=(("train", (mirror_file("uci/horse-colic.data", UCI + "horse-colic/horse-colic.data"),)),
              ("test", (remote_file("uci/horse-colic.test", UCI + "horse-colic/horse-colic.test"),))),
      tabular=Tabular(reader="ws", label=23, missing="impute", coded=_COLIC_CAT + (2, 24, 25, 26, 27),
-                     classes=("1", "2")),
+                     classes=("1", "2")),  # no levels: taken from .data, .test is not here
      expected=(("train", Expect(300, 27, _c(**{"1": 191, "2": 109}))), ("test", Expect(68, 27))),
      preprocessing="all 27 non-class attributes, missing values imputed (mode / mean)",
      source_note="UCI horse-colic.data + horse-colic.test")
@@ -883,7 +895,8 @@ _add(name="skin", title="Skin segmentation (UCI Skin_NonSkin)", format="uci", al
 
 REGISTRY: dict[str, DatasetSpec] = {s.name: s for s in _SPECS}
 assert all(s.tabular.classes for s in _SPECS if s.tabular is not None), "undeclared classes"
-assert all(set(s.tabular.categorical) == {c for c, _ in s.tabular.levels}
+assert all(set(s.tabular.categorical) <= {c for c, _ in s.tabular.levels}
+           <= set(s.tabular.categorical) | set(s.tabular.coded)
            for s in _SPECS if s.tabular is not None), "categorical columns without levels"
 ALIASES: dict[str, str] = {a: s.name for s in _SPECS for a in s.aliases}
 assert len(REGISTRY) == len(_SPECS), "duplicate dataset name"
