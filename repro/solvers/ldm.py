@@ -177,7 +177,19 @@ class LinearOrKernelMixin:
     for the dispatch, gamma None meaning 'scale'."""
 
     def _resolve_gamma(self, X):
+        self._check_kernel_parameters()
         self._gamma = resolve_gamma("scale" if self.gamma is None else self.gamma, X, self.kernel)
+
+    def _check_kernel_parameters(self):
+        """A ValueError naming the parameter when gamma, coef0 or degree is not
+        finite (the parameter constraints take any Real: NaN and inf pass them
+        and end in a LinAlgError, a non-finite kernel or a model that fails
+        only at predict)."""
+        for name in ("gamma", "coef0", "degree"):
+            value = getattr(self, name, None)
+            if isinstance(value, Real) and not isinstance(value, bool) and not np.isfinite(value):
+                raise ValueError(f"The {name!r} parameter of {type(self).__name__} must be a "
+                                 f"finite number; got {value!r}.")
 
     def _set_model(self, results, X, linear_kernel_evals=0):
         if self.kernel == "linear":
@@ -237,7 +249,13 @@ class LDM(LinearOrKernelMixin, BaseSVMClassifier):
         is checked again here, independently of the kernel. The default is
         the eps of the authors' code (there on the spread max PG - min PG).
     n_epochs : int, default=5
-        asgd: T of Algorithm 2; T m steps.
+        asgd: T of Algorithm 2; T m steps. Algorithm 2 has no stopping test:
+        it always runs T m steps, and ``converged_`` is then False (no
+        convergence was tested: on german.numer at C = 1 the 5-epoch model was
+        16.8 % above the optimum; issue 22, item 11) without a
+        ConvergenceWarning; raise n_epochs, or compare ``ldm_primal`` with a cd
+        fit, to know how close it is. C must keep m C and 1/(m C) finite (the
+        step's units).
     asgd_variant : {'paper', 'code'}, default='paper'
         How asgd draws and averages (both minimise the same objective):
 
@@ -315,6 +333,10 @@ class LDM(LinearOrKernelMixin, BaseSVMClassifier):
         asgd and kernel='precomputed').
     max_projected_gradient_ : ndarray
         cd: the largest |projected gradient| of (12) at the end, per problem.
+    converged_ : bool
+        cd: every problem met the tol test (confirmed on recomputed
+        gradients). asgd: always False, a fixed-epoch method tests nothing
+        (``n_unconverged_problems_`` counts every problem; no warning).
     """
 
     _parameter_constraints = {
@@ -375,6 +397,17 @@ class LDM(LinearOrKernelMixin, BaseSVMClassifier):
         elif hasattr(self, "margins_"):  # a multiclass refit: no stale margins
             del self.margins_
         return self
+
+    @property
+    def _warn_unconverged(self):
+        """cd: the base's report (a ConvergenceWarning when a limit stopped it).
+        asgd: a fixed-epoch method (Algorithm 2 runs n_epochs * m steps and
+        tests nothing): its problems report converged False, so ``converged_``
+        is False and ``n_unconverged_problems_`` counts every problem -- no
+        convergence is claimed that was not tested -- and no ConvergenceWarning
+        is issued (no limit was reached: the epochs are the method's setting),
+        as for GS-SVM's max_steps."""
+        return getattr(self, "_solver_used", None) != "asgd"
 
     def _resolved_solver(self, m):
         if self.solver != "auto":
@@ -457,7 +490,15 @@ class LDM(LinearOrKernelMixin, BaseSVMClassifier):
         rows = as_rows_input(X)
         code = self.asgd_variant == "code"
         seed = self._seed()
-        a = 1.0 / (m * C)
+        with np.errstate(over="ignore", divide="ignore"):
+            a = 1.0 / (m * C)
+        if not (np.isfinite(m * C) and 0.0 < a < np.inf):
+            # a = 1/(mC) is the weight of 1/2 ||w||^2 in the step's units: mC
+            # overflowing (or 1/(mC) overflowing) leaves no step schedule
+            raise ValueError(f"{type(self).__name__}: C={C!r} is out of range for ASGD on {m} rows: "
+                             f"m C = {m * C:.3g} must be a finite number whose inverse is finite "
+                             f"(ASGD's step works in units of 1/(m C)); choose a C between "
+                             f"{(1.0 / np.finfo(float).max) / m:.3g} and {np.finfo(float).max / m:.3g}")
         eta0 = self._search_eta0(X, y, lambda1, a, seed, code)
         callback = None
         if history.callback is not None:
@@ -468,8 +509,11 @@ class LDM(LinearOrKernelMixin, BaseSVMClassifier):
                             PAIRINGS["permutations" if code else "independent"], code, True,
                             seed, callback, m if callback is not None else 0, float(m))
         w = np.array(w)
-        return {"coef": w, "intercept": 0.0, "n_iter": int(steps), "converged": True,
-                "eta0": eta0, "f": np.asarray(X @ w).ravel(), "n_kernel_evals": 0}
+        # Algorithm 2 runs T m steps and has no stopping test: no convergence
+        # is claimed (see _set_convergence)
+        return {"coef": w, "intercept": 0.0, "n_iter": int(steps), "converged": False,
+                "limit": f"n_epochs={self.n_epochs} epochs (a fixed-epoch method: no convergence test)",
+                "parameter": None, "eta0": eta0, "f": np.asarray(X @ w).ravel(), "n_kernel_evals": 0}
 
     def _search_eta0(self, X, y, lambda1, a, seed, code):
         """eta0 by factors of 2 from 1 (Bottou's determineEta0, as the authors'

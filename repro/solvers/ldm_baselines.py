@@ -27,10 +27,12 @@ import warnings
 from numbers import Real
 
 import numpy as np
+import scipy.linalg as sla
 import scipy.sparse as sp
+from scipy.sparse.linalg import svds
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC, LinearSVC
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from ._kernel_model import KERNEL_PARAMETER_CONSTRAINTS, resolve_gamma
 from .._kernels.kernels import kernel_matrix
@@ -39,6 +41,10 @@ from .base import BaseSVMClassifier, shared_constraints
 from .ldm import LDM, LinearOrKernelMixin
 
 _GAMMA = KERNEL_PARAMETER_CONSTRAINTS["gamma"] + [None]
+
+# KMOMD's linear form: lambda_max of the smaller Gram side by a dense eigh up
+# to this size, by Lanczos (svds) above it.
+_DENSE_GRAM_MAX = 2000
 
 
 class BiasFreeSVM(LDM):
@@ -80,7 +86,13 @@ class ASGDSVM(LDM):
     :class:`~repro.solvers.LDM` (``asgd_variant='paper'``). That is Bottou's
     ASGD (sgd-2.0 ``svmasgd``: eta0 (1 + lambda eta0 t)^-3/4, eta0 by a search on
     a sample) except for the bias: Bottou's program learns an unregularised bias
-    with a reduced step; this one has none, like LDM (whose comparison it is)."""
+    with a reduced step; this one has none, like LDM (whose comparison it is).
+
+    A fixed-epoch method: it runs ``n_epochs`` epochs and tests no stopping
+    rule, so ``converged_`` is False after every fit (no convergence is
+    claimed that was not tested; on german.numer at C = 1 the default model
+    was 16.8 % above the optimum) and no ConvergenceWarning is issued.
+    C must keep m C and 1/(m C) finite (ValueError otherwise)."""
 
     lambda1 = 0.0
     lambda2 = 0.0
@@ -155,6 +167,14 @@ class SVM(LinearOrKernelMixin, BaseSVMClassifier):
         self._resolve_gamma(X)
 
     def _fit_binary(self, X, y, history):
+        if sp.issparse(X) and (X.indices.dtype != np.int32 or X.indptr.dtype != np.int32):
+            # LIBLINEAR / LIBSVM take 32-bit indices only; every other estimator
+            # here accepts int64 ones, so convert (refused only when nnz needs 64 bits)
+            if X.nnz > np.iinfo(np.int32).max or X.shape[1] > np.iinfo(np.int32).max:
+                raise ValueError(f"SVM: LIBSVM and LIBLINEAR need 32-bit CSR indices; X has "
+                                 f"{X.nnz} stored values and {X.shape[1]} columns, beyond int32")
+            X = sp.csr_matrix((X.data, X.indices.astype(np.int32), X.indptr.astype(np.int32)),
+                              shape=X.shape)
         if self.kernel == "linear":
             model = LinearSVC(C=self.C, loss="hinge", dual=True, fit_intercept=self.fit_intercept,
                               intercept_scaling=1.0, tol=self.tol, max_iter=self.max_iter,
@@ -277,6 +297,21 @@ class MDO(_Unavailable):
         pass
 
 
+def _largest_squared_singular_value(X):
+    """sigma_max(X)^2 = lambda_max(X X') = lambda_max(X'X), from the Gram matrix
+    of the smaller side (at most _DENSE_GRAM_MAX wide) or by Lanczos (svds)."""
+    m, d = X.shape
+    k = min(m, d)
+    if k == 0:
+        return 0.0
+    if k <= _DENSE_GRAM_MAX:
+        G = X.T @ X if d <= m else X @ X.T
+        G = G.toarray() if sp.issparse(G) else np.asarray(G)
+        return float(sla.eigh(G, eigvals_only=True, subset_by_index=[k - 1, k - 1])[0])
+    s = svds(X, k=1, return_singular_vectors=False, v0=np.ones(k), random_state=0)
+    return float(s[0]) ** 2 * (1.0 + 1e-8)  # Lanczos to its tolerance: err on the safe side
+
+
 def project_simplex(v):
     """The Euclidean projection of v onto {g >= 0, sum g = 1} (sort-based:
     Held, Wolfe and Crowder 1974; Duchi et al. 2008)."""
@@ -307,18 +342,47 @@ class KMOMD(LinearOrKernelMixin, BaseSVMClassifier):
     {10, 50, 100} without saying how it maps to lam: the mapping is the
     experiments' to state.
 
-    Solved by accelerated projected gradient (FISTA) on the two simplices,
-    stopped by the Frank-Wolfe gap g'(g - s) (s the best vertex of each
-    simplex), an upper bound on the distance to the optimum's objective.
+    Solved by accelerated projected gradient (FISTA with a monotone restart)
+    on the two simplices, stopped by the Frank-Wolfe gap
+    gap(g) = grad'g - min_{+} grad_i - min_{-} grad_i (the best vertex of each
+    simplex), which bounds the distance of the objective to the optimum's from
+    above (Jaggi, "Revisiting Frank-Wolfe", ICML 2013, Sec. 2: the duality gap
+    of a convex problem over a compact convex set).
+
+    Stopping rule (``stop``): 'relative' (the default) stops when
+    gap(g) <= tol * gap(g0), the gap at the uniform start g0 being the
+    problem's own scale. Scaling the data by s scales K, Q, the gradient and
+    every gap by s^2 (lam = 0 makes the problem itself scale-invariant), so
+    the rule, the iterates and the predictions do not depend on the units.
+    'legacy' is the earlier rule gap(g) <= tol * max(1, |g'Qg|), which is
+    absolute whenever the objective is below 1 (X * 1e-4 on heart stopped
+    after 8 steps at 4.1e-10, the optimum being 2.9e-20; issue 22, item 8):
+    kept, with the Gram form, only so that the committed LDM Tables 2-3 (which
+    select it by name) stay what was computed.
+
+    kernel='linear' with stop='relative' never forms the m x m Gram matrix:
+    Q v = (1 - lam) Y X (X'(Y v)) + ridge v costs O(nnz(X)), and the step's
+    Lipschitz constant 2 lambda_max(Q) comes from the largest singular value
+    of X (the d x d or m x m Gram of the smaller side, or a Lanczos svds).
 
     Parameters
     ----------
     lam : float in [0, 1), default=0.1
     kernel, gamma, coef0, degree : kernel parameters (gamma None means 'scale').
     tol : float, default=1e-8
-        Stop when the Frank-Wolfe gap is at most tol times max(1, |objective|).
+        'relative': stop when the Frank-Wolfe gap is at most tol times the gap
+        at the uniform start. ('legacy': tol times max(1, |objective|).) The
+        gap bounds the objective's distance to the optimum, not the model's:
+        on badly scaled data (german, raw features; lam = 0.1) the objective
+        is flat along directions that move predictions, and the fit at tol
+        1e-7 / 1e-8 / 1e-9 (12,231 / 36,420 / 82,374 steps, 1.4 / 6.2 / 17 s
+        on the shared 2-core machine) predicted as the tol 1e-10 fit on 85.2 /
+        86.2 / 98.6 % of the training rows; scale the features first.
     max_iter : int, default=100000
-        The most projected-gradient steps.
+        The most projected-gradient steps. A step costs O(nnz(X)) for the
+        linear kernel (german: about 0.2 ms) and O(m^2) with a Gram matrix.
+    stop : {'relative', 'legacy'}, default='relative'
+        The stopping rule (above).
     history_every : int or None, default=None
         Stride of the objective trace (steps).
     """
@@ -328,10 +392,11 @@ class KMOMD(LinearOrKernelMixin, BaseSVMClassifier):
         **KERNEL_PARAMETER_CONSTRAINTS,
         "gamma": _GAMMA,
         "lam": [Interval(Real, 0, 1, closed="left")],
+        "stop": [StrOptions({"relative", "legacy"})],
     }
 
     def __init__(self, lam=0.1, kernel="rbf", gamma=None, coef0=0.0, degree=3, tol=1e-8,
-                 max_iter=100000, history_every=None):
+                 max_iter=100000, stop="relative", history_every=None):
         self.lam = lam
         self.kernel = kernel
         self.gamma = gamma
@@ -339,20 +404,112 @@ class KMOMD(LinearOrKernelMixin, BaseSVMClassifier):
         self.degree = degree
         self.tol = tol
         self.max_iter = max_iter
+        self.stop = stop
         self.history_every = history_every
 
     def _prepare_fit(self, X):
         self._resolve_gamma(X)
 
-    def _fit_binary(self, X, y, history):
-        m = len(y)
-        pos, neg = y > 0, y < 0
+    def _gram(self, X):
         if self._precomputed():
             K, evals = np.asarray(X), 0
         else:
             rows = as_rows_input(X)
             K, evals = kernel_matrix(rows, rows, *kernel_params(self.kernel, self._gamma,
                                                                 self.coef0, self.degree))
+        if not np.all(np.isfinite(K)):
+            raise ValueError("KMOMD: non-finite kernel values: the data's norms overflow float64; "
+                             "scale the features (or lower gamma / degree)")
+        return K, evals
+
+    def _fit_binary(self, X, y, history):
+        if self.stop == "legacy":
+            return self._fit_legacy(X, y, history)
+        m = len(y)
+        pos, neg = y > 0, y < 0
+        lam = float(self.lam)
+        ridge = lam * pos.sum() * neg.sum() / m
+        factored = self.kernel == "linear"
+        if factored:
+            evals = 0
+
+            def Qmul(v):
+                return (1.0 - lam) * y * np.asarray(X @ np.asarray(X.T @ (y * v)).ravel()).ravel() \
+                    + ridge * v
+            top = (1.0 - lam) * _largest_squared_singular_value(X) + ridge
+        else:
+            K, evals = self._gram(X)
+            Q = (1.0 - lam) * (y[:, None] * K * y[None, :])
+            Q[np.diag_indices(m)] += ridge
+
+            def Qmul(v):
+                return Q @ v
+            top = float(sla.eigh(Q, eigvals_only=True, subset_by_index=[m - 1, m - 1])[0])
+
+        def project(v):
+            out = np.empty_like(v)
+            out[pos], out[neg] = project_simplex(v[pos]), project_simplex(v[neg])
+            return out
+
+        def fw_gap(g, grad):
+            return float(grad @ g - grad[pos].min() - grad[neg].min())
+
+        step = 1.0 / (2.0 * max(top, 1e-300))
+        g = np.where(pos, 1.0 / pos.sum(), 1.0 / neg.sum())  # the uniform start
+        Qg = Qmul(g)
+        obj = float(g @ Qg)
+        gap0 = fw_gap(g, 2.0 * Qg)
+        z, Qz, t, n_iter, converged = g, Qg, 1.0, 0, False
+        while True:
+            grad = 2.0 * Qg
+            gap = fw_gap(g, grad)
+            if gap <= self.tol * gap0:
+                converged = True
+                break
+            if n_iter >= self.max_iter:
+                break
+            n_iter += 1
+            g_next = project(z - step * 2.0 * Qz)
+            Q_next = Qmul(g_next)
+            obj_next = float(g_next @ Q_next)
+            t_next = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * t * t))
+            if obj_next > obj:  # restart the momentum (monotone FISTA): a gradient step from g
+                g_next = project(g - step * grad)
+                Q_next = Qmul(g_next)
+                obj_next = float(g_next @ Q_next)
+                z, Qz, t_next = g_next, Q_next, 1.0
+            else:
+                beta = (t - 1.0) / t_next
+                z = g_next + beta * (g_next - g)
+                Qz = Q_next + beta * (Q_next - Qg)  # Q is linear: no product
+            g, Qg, obj, t = g_next, Q_next, obj_next, t_next
+            if history.wants(n_iter):
+                history(n_iter, obj)
+        history(n_iter, obj)
+        yg = y * g
+        if factored:
+            bias = 0.5 * float(np.asarray(X.T @ g).ravel() @ np.asarray(X.T @ yg).ravel())
+        else:
+            bias = 0.5 * float(g @ (K @ yg))
+        result = {"intercept": -bias, "n_iter": n_iter, "converged": converged,
+                  "n_kernel_evals": int(evals), "objective": obj, "gap": gap}
+        if not converged:
+            result.update(limit=f"max_iter={self.max_iter} steps", parameter="max_iter",
+                          detail=f"the Frank-Wolfe gap is {gap:.3g}, {gap / gap0:.3g} of the "
+                                 f"start's > tol={self.tol}")
+        if self.kernel == "linear":
+            result["coef"] = np.asarray(X.T @ yg).ravel()
+        else:
+            support = np.flatnonzero(g > 0)
+            result.update(support=support, dual_coef=yg[support])
+        return result
+
+    def _fit_legacy(self, X, y, history):
+        """stop='legacy': the earlier solver, unchanged (the Gram form and the
+        rule gap <= tol * max(1, |objective|)), for the committed LDM tables."""
+        m = len(y)
+        pos, neg = y > 0, y < 0
+        K, evals = self._gram(X)
         lam = float(self.lam)
         ridge = lam * pos.sum() * neg.sum() / m
         Q = (1.0 - lam) * (y[:, None] * K * y[None, :])
