@@ -171,7 +171,7 @@ def nesvm_run(tuple x, const double[::1] y, const double[::1] xinf, int model, d
               double diverge_above, double[::1] f, double[::1] coef,
               double[::1] grad, double[::1] ystep, double[::1] fy, double[::1] my,
               bint trace_y, object history, long long every,
-              long long offset, double mu_report):
+              long long offset, double mu_report, double[::1] csum=None):
     """Algorithm 1 from theta = w^k (in/out) with the weighted gradient sum
     ``gsum`` (in/out) and the step counter ``k`` (0 for a fresh run; a
     homotopy run that carries k passes it on).
@@ -185,6 +185,13 @@ def nesvm_run(tuple x, const double[::1] y, const double[::1] xinf, int model, d
     multiple of ``every`` (0: never) and at the end, ``trace`` a callable giving
     (F_mu(w^k), F(w^k), mu_report, F_mu(y^{k-1}) or NaN unless ``trace_y``)
     (see ``_trace``).
+
+    ``csum`` (length n, in/out, optional): the dual variables weighted as the
+    gradients of Eq. 34, csum += (k+1)/2 C y_i u_i (LS-SVM: 2C y_i r_i) at every
+    step, reset by the caller with ``gsum``: their average is the dual point of
+    Nesterov's smoothing scheme whose gap closes with the iterates (NESVM's
+    duality gap test at the end of a fit). O(n) per step; the iterates do not
+    depend on it.
 
     Returns (k, steps, status, F_mu(w^k), |last change|).
     """
@@ -201,6 +208,8 @@ def nesvm_run(tuple x, const double[::1] y, const double[::1] xinf, int model, d
     cdef double* cp = &coef[0] if n > 0 else NULL
     cdef double* gp = &grad[0]
     cdef double inv_L = 1.0 / L
+    cdef bint sum_duals = csum is not None and n > 0
+    cdef double* sp = &csum[0] if sum_duals else NULL
     while True:
         # Step 1: the first product, margins, dual variables, F_mu(w^k)
         with nogil:
@@ -254,6 +263,10 @@ def nesvm_run(tuple x, const double[::1] y, const double[::1] xinf, int model, d
                     grad[j] = f[j] - grad[j]                # K beta
                 else:
                     grad[j] = wk - grad[j]
+            if sum_duals:  # the weighted dual variables (see csum above)
+                a_y = 0.5 * (k + 1.0)
+                for i in range(n):
+                    sp[i] += a_y * cp[i]
             # Steps 3-4: Eq. 33-35
             a_z = 2.0 / (k + 3.0)
             a_y = (k + 1.0) / (k + 3.0)

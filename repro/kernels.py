@@ -21,6 +21,7 @@ import scipy.sparse as sp
 
 from ._kernels.kernels import kernel_matrix as _kernel_matrix
 from .solvers._validation import as_rows_input, kernel_params
+from .solvers.base import check_kernel_range
 
 __all__ = ["kernel_matrix", "squared_distances"]
 
@@ -102,5 +103,8 @@ def kernel_matrix(X, Y=None, kernel="rbf", gamma=None, coef0=0.0, degree=3):
     if isinstance(degree, bool) or not isinstance(degree, Integral) or degree < 1:
         raise ValueError(f"degree must be an integer >= 1; got {degree!r}")
     A, B = _rows_pair(X, Y)
+    # refuse values beyond float64 up front, naming the row (worst case from the norms)
+    check_kernel_range(kernel, float(gamma), float(coef0), int(degree), A[3], "kernel_matrix",
+                       None if Y is None else B[3])
     K, _ = _kernel_matrix(A, B, *kernel_params(kernel, gamma, coef0, degree))
     return K

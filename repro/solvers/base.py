@@ -86,7 +86,7 @@ from sklearn import get_config
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import ThreadpoolController
@@ -142,6 +142,90 @@ def _check_symmetric_gram(K):
         i, j = np.unravel_index(int(np.argmax(np.abs(K - K.T))), K.shape)
         raise ValueError(f"kernel='precomputed' needs a symmetric Gram matrix K(X_train, X_train); "
                          f"K[{i}, {j}] - K[{j}, {i}] = {K[i, j] - K[j, i]:.3g} (largest |K| {scale:.3g})")
+
+
+# The kernel parameters every kernel estimator takes, constrained once. Every
+# number must be finite: ``coef0`` was constrained as ``Real`` only, so NaN and
+# infinity passed and a fit with ``coef0=nan`` "converged" after 0 steps
+# (issue 22, item 5). ``closed="neither"`` with open ends excludes +-inf, and
+# scikit-learn's Interval refuses NaN; ``check_kernel_parameters`` checks the
+# same again at every fit (BaseSVMClassifier.fit), whatever constraints a
+# subclass declares and whatever a scikit-learn version makes of them.
+KERNEL_CONSTRAINTS = {
+    "kernel": [StrOptions({"linear", "rbf", "poly", "precomputed"})],
+    # 'scale' and 'auto' as in scikit-learn's SVC (see _kernel_model.resolve_gamma)
+    "gamma": [StrOptions({"scale", "auto"}), Interval(Real, 0, None, closed="neither")],
+    "coef0": [Interval(Real, None, None, closed="neither")],
+    "degree": [Interval(Integral, 1, None, closed="left")],
+}
+
+# the parameters check_kernel_parameters reads, with what each must be
+_KERNEL_NUMBERS = {"gamma": "a positive finite number", "coef0": "a finite number",
+                   "degree": "an integer >= 1"}
+
+
+def check_kernel_parameters(estimator):
+    """Refuse a non-finite kernel parameter (``gamma``, ``coef0``, ``degree``:
+    those of them the estimator has) with scikit-learn's InvalidParameterError
+    (a ValueError) naming it. Strings (gamma='scale') and None are left to the
+    estimator's constraints; only numbers are checked here."""
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    for name, must in _KERNEL_NUMBERS.items():
+        value = getattr(estimator, name, None)
+        if value is None or isinstance(value, str) or not isinstance(value, (Real, np.number)):
+            continue
+        v = float(value)
+        bad = (not np.isfinite(v) or (name == "gamma" and v <= 0.0)
+               or (name == "degree" and (v < 1 or v != int(v))))
+        if bad:
+            raise InvalidParameterError(
+                f"The {name!r} parameter of {type(estimator).__name__} must be {must}; "
+                f"got {value!r}.")
+
+
+def check_kernel_range(kernel, gamma, coef0, degree, sqnorm, estimator="kernel",
+                       other_sqnorm=None):
+    """Refuse, before any kernel value is computed, rows whose kernel values
+    can overflow float64, naming the row: one O(n) pass over the squared row
+    norms ``sqnorm`` (of the rows the solver will pair), never a check per
+    kernel evaluation. The worst case over all pairs, by Cauchy-Schwarz
+    (|x.z| <= ||x|| ||z|| <= max ||x||^2):
+
+    * linear: max ||x||^2 (refused already by ``as_rows_input`` when a
+      squared norm is beyond float64);
+    * rbf: never beyond 1 (exp of a non-positive number);
+    * poly: (gamma max ||x||^2 + |coef0|)^degree, which is the value of the
+      largest row's own K(x, x) when coef0 >= 0 (solvers compute the diagonal).
+
+    ``other_sqnorm``: the squared norms of the other side's rows when the
+    kernel pairs two sets (K(X, Y)); ||x|| ||z|| <= sqrt(max ||x||^2 max
+    ||z||^2) then. A bound within a relative 1e-6 of the float64 limit is
+    refused as well (rounding of the dot products)."""
+    if kernel not in ("linear", "poly") or len(sqnorm) == 0:
+        return
+    sqnorm = np.asarray(sqnorm, dtype=float)
+    i = int(np.argmax(sqnorm))
+    top = float(sqnorm[i])
+    if other_sqnorm is not None:
+        if len(other_sqnorm) == 0:
+            return
+        top = float(np.sqrt(top) * np.sqrt(float(np.max(other_sqnorm))))
+    with np.errstate(over="ignore", invalid="ignore"):
+        if kernel == "linear":
+            bound = np.float64(top)
+            formula = f"||x_{i}||^2 = {top:.3g}"
+        else:
+            base = np.float64(gamma) * np.float64(top) + abs(np.float64(coef0))
+            bound = base ** np.float64(degree)
+            formula = (f"(gamma ||x_{i}||^2 + |coef0|)^degree = ({gamma:.3g} * {top:.3g} + "
+                       f"{abs(coef0):.3g})^{degree}")
+        ok = np.isfinite(bound) and np.isfinite(bound * (1.0 + 1e-6))
+    if not ok:
+        raise ValueError(
+            f"{estimator}: row {i} of X gives a {kernel} kernel value beyond float64 "
+            f"({formula} overflows; its values are finite but too large): scale the features, "
+            f"or lower gamma / coef0 / degree")
 
 
 def shared_constraints(*names):
@@ -285,6 +369,7 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
         """
         if not get_config()["skip_parameter_validation"]:  # as scikit-learn's _fit_context
             self._validate_params()
+        check_kernel_parameters(self)  # finite gamma, coef0, degree whatever the constraints
         precomputed = self._precomputed()
         X, y = validate_data(
             self, X, y, accept_sparse=False if precomputed else "csr", dtype=np.float64, order="C",
@@ -306,6 +391,7 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
         self.classes_ = classes
         self.problems_ = [(0, 1)] if len(classes) == 2 else list(combinations(range(len(classes)), 2))
         self._prepare_fit(X)
+        self._check_kernel_range(X)
 
         every = self._history_every()
         results, traces = [], []
@@ -390,6 +476,26 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
 
     def _prepare_fit(self, X):
         """Hook before the problems are solved (see the module docstring)."""
+
+    def _check_kernel_range(self, X):
+        """A computed polynomial kernel whose values can overflow float64 on X
+        is refused before any is computed, naming the row (``check_kernel_range``;
+        rbf cannot overflow, a linear kernel's row norms are checked where the
+        solvers lay out the rows). Runs after ``_prepare_fit``, which resolves
+        ``_gamma``; every one-vs-one problem pairs rows of X, so X's largest
+        norm bounds them all."""
+        if getattr(self, "kernel", None) != "poly":
+            return
+        if sp.issparse(X):
+            sqnorm = np.asarray(X.multiply(X).sum(axis=1)).ravel()
+        else:
+            sqnorm = np.einsum("ij,ij->i", X, X)
+        if not np.all(np.isfinite(sqnorm)):
+            i = int(np.flatnonzero(~np.isfinite(sqnorm))[0])
+            raise ValueError(f"{type(self).__name__}: row {i} of X has a squared norm beyond "
+                             f"float64 (its values are finite but too large): scale the features")
+        check_kernel_range("poly", float(self._gamma), float(self.coef0), int(self.degree),
+                           sqnorm, type(self).__name__)
 
     def _fit_binary(self, X, y, history):  # pragma: no cover - abstract
         raise NotImplementedError

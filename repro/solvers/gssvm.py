@@ -8,9 +8,9 @@ from numbers import Integral
 from sklearn.utils._param_validation import Interval
 
 from .._kernels.gssvm import gs_svm
-from ._kernel_model import KERNEL_PARAMETER_CONSTRAINTS, KernelExpansionMixin
+from ._kernel_model import KernelExpansionMixin
 from ._validation import as_columns_input, as_rows_input
-from .base import BaseSVMClassifier, shared_constraints
+from .base import KERNEL_CONSTRAINTS, BaseSVMClassifier, shared_constraints
 
 
 class GSSVM(KernelExpansionMixin, BaseSVMClassifier):
@@ -105,7 +105,7 @@ class GSSVM(KernelExpansionMixin, BaseSVMClassifier):
     """
 
     _parameter_constraints = {
-        **KERNEL_PARAMETER_CONSTRAINTS,
+        **KERNEL_CONSTRAINTS,
         **shared_constraints("history_every"),
         "max_steps": [Interval(Integral, 1, None, closed="left"), None],
     }

@@ -49,7 +49,7 @@ from .._kernels.kernels import kernel_matrix
 from ._kernel_model import KernelExpansionMixin, check_matrix_memory, resolve_gamma
 from ._linear_model import LinearModelMixin
 from ._validation import as_rows_input
-from .base import BaseSVMClassifier, shared_constraints
+from .base import KERNEL_CONSTRAINTS, BaseSVMClassifier, shared_constraints
 
 
 def _alpha_for(alpha, nu):
@@ -126,7 +126,22 @@ def smw_operator(A, d, nu):
         raise ValueError("LSVM: H'H = [A -e]'[A -e] holds values beyond float64 (X's values are "
                          "finite but their products overflow): scale the features")
     HtH[np.diag_indices(n + 1)] += 1.0 / nu
-    return H, cho_factor(HtH, lower=True, check_finite=False)
+    scale = float(np.max(np.abs(HtH.diagonal()), initial=0.0))
+    return H, _cholesky(HtH, "I/nu + H'H", scale, nu, overwrite=False)
+
+
+def _cholesky(Q, what, scale, nu, overwrite=True):
+    """Q's Cholesky factor (in place when Q is Fortran-ordered, as ``lsvm_kernel``
+    passes it); a ValueError naming the matrix when it is not positive definite
+    in float64 (its largest diagonal entry ``scale`` so far above 1/nu that the
+    rounding of the rest outweighs it), instead of LAPACK's LinAlgError."""
+    try:
+        return cho_factor(Q, lower=True, overwrite_a=overwrite, check_finite=False)
+    except np.linalg.LinAlgError as error:
+        raise ValueError(
+            f"LSVM: {what} is not positive definite in float64 ({error}; its largest diagonal "
+            f"entry is {scale:.3g} against 1/nu = {1.0 / nu:.3g}): scale the features or lower "
+            f"gamma / degree (or raise 1/nu)") from None
 
 
 def lsvm_linear(A, d, nu, alpha, tol, max_iter, history=None, callback=None):
@@ -167,7 +182,8 @@ def lsvm_kernel(K, d, nu, alpha, tol, max_iter, history=None, callback=None):
     K[np.diag_indices(m)] += 1.0 / nu
     # Q is symmetric, so its transpose is the same matrix in Fortran order:
     # LAPACK factors it in place instead of copying (m^2 more bytes)
-    factor = cho_factor(K.T, lower=True, overwrite_a=True, check_finite=False)
+    scale = float(np.max(np.abs(K.diagonal()), initial=0.0))
+    factor = _cholesky(K.T, "Q = I/nu + D(K + ee')D", scale, nu)
 
     def solve_into(z, out):
         out[:] = cho_solve(factor, z, check_finite=False)
@@ -263,9 +279,9 @@ class LSVM(BaseSVMClassifier):
         **shared_constraints("tol", "max_iter", "history_every"),
         "nu": [Interval(Real, 0, None, closed="neither"), StrOptions({"1/m"})],
         "kernel": [StrOptions({"linear", "rbf", "poly"})],
-        "gamma": [StrOptions({"scale", "auto"}), Interval(Real, 0, None, closed="neither"), None],
-        "coef0": [Real],
-        "degree": [Interval(Integral, 1, None, closed="left")],
+        "gamma": KERNEL_CONSTRAINTS["gamma"] + [None],
+        "coef0": KERNEL_CONSTRAINTS["coef0"],
+        "degree": KERNEL_CONSTRAINTS["degree"],
         # checked against 2/nu at fit (condition (16) depends on nu)
         "alpha": [Real, None],
         "kernel_memory": [Interval(Real, 0, None, closed="neither")],

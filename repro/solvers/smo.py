@@ -12,9 +12,9 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, Options
 
 from .._kernels.smo import smo_solve
-from ._kernel_model import KERNEL_PARAMETER_CONSTRAINTS, KernelExpansionMixin
+from ._kernel_model import KernelExpansionMixin
 from ._validation import as_columns_input, as_rows_input
-from .base import BaseSVMClassifier, shared_constraints
+from .base import KERNEL_CONSTRAINTS, BaseSVMClassifier, shared_constraints
 
 
 def _solve(estimator, X, y, history, *, C, modification, tol, kernel_cache,
@@ -225,7 +225,7 @@ class SMO(_WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
     """
 
     _parameter_constraints = {
-        **KERNEL_PARAMETER_CONSTRAINTS,
+        **KERNEL_CONSTRAINTS,
         **shared_constraints("C", "tol", "max_iter", "random_state", "history_every"),
         "modification": [Options(Integral, {1, 2})],
         "kernel_cache": ["boolean"],
@@ -313,7 +313,7 @@ class HardMarginSVM(_WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
     """
 
     _parameter_constraints = {
-        **KERNEL_PARAMETER_CONSTRAINTS,
+        **KERNEL_CONSTRAINTS,
         **shared_constraints("C", "tol", "max_iter", "history_every"),
         "warm_start": ["boolean"],
     }
