@@ -9,15 +9,13 @@ Result dict keys a solver returns from ``_fit_binary``: ``support`` (indices
 into the problem's rows), ``dual_coef`` (alpha_i * y_i for those rows),
 ``intercept``, ``n_iter``, ``n_kernel_evals``.
 """
-from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._kernels.kernels import kernel_matrix
 from ._validation import as_rows_input, kernel_params
-from .base import dense_product
+from .base import KERNEL_CONSTRAINTS, dense_product
 
 # Kernel values held at once when predicting (8 MB x 8 bytes = 64 MB).
 _CHUNK_VALUES = 8_000_000
@@ -35,13 +33,7 @@ def check_matrix_memory(solver, size, what, kernel_memory, fix):
             f"(8 * {size}^2 bytes), above kernel_memory={kernel_memory} MB; raise kernel_memory "
             f"if the memory is there, or {fix}")
 
-KERNEL_PARAMETER_CONSTRAINTS = {
-    "kernel": [StrOptions({"linear", "rbf", "poly", "precomputed"})],
-    # 'scale' and 'auto' as in scikit-learn's SVC (see resolve_gamma)
-    "gamma": [StrOptions({"scale", "auto"}), Interval(Real, 0, None, closed="neither")],
-    "coef0": [Real],
-    "degree": [Interval(Integral, 1, None, closed="left")],
-}
+KERNEL_PARAMETER_CONSTRAINTS = KERNEL_CONSTRAINTS  # one set of kernel parameter rules (base.py)
 
 
 def resolve_gamma(gamma, X, kernel):
