@@ -95,17 +95,6 @@ def test_planning_neither_downloads_nor_runs_the_archive(offered, monkeypatch, t
     assert not marker.exists()
 
 
-def test_no_source_is_unavailable_without_running_pip(monkeypatch, tmp_path):
-    monkeypatch.setenv("PIP_NO_INDEX", "1")
-    monkeypatch.setenv("PIP_FIND_LINKS", str(tmp_path))
-    S._probe.cache_clear()
-    try:
-        reason = S.why_unavailable(tmp_path / "nothing")
-    finally:
-        S._probe.cache_clear()
-    assert reason.startswith(f"{S.SDIST_NAME} not found where pip looks")
-
-
 def test_an_archive_with_members_outside_its_folder_is_refused(tmp_path):
     for bad in ("../evil.c", "/etc/evil", "other/svm_common.h"):
         path = tmp_path / "a.tar.gz"

@@ -491,12 +491,16 @@ class KMOMD(LinearOrKernelMixin, BaseSVMClassifier):
             bias = 0.5 * float(np.asarray(X.T @ g).ravel() @ np.asarray(X.T @ yg).ravel())
         else:
             bias = 0.5 * float(g @ (K @ yg))
+        return self._result(X, g, yg, bias, n_iter, converged, evals, obj, gap,
+                            f"the Frank-Wolfe gap is {gap:.3g}, {gap / gap0:.3g} of the start's > tol={self.tol}")
+
+    def _result(self, X, g, yg, bias, n_iter, converged, evals, objective, gap, unconverged):
+        """The solver's result dict (see _kernel_model), with ``unconverged`` the
+        detail of the warning when the step cap stopped it."""
         result = {"intercept": -bias, "n_iter": n_iter, "converged": converged,
-                  "n_kernel_evals": int(evals), "objective": obj, "gap": gap}
+                  "n_kernel_evals": int(evals), "objective": objective, "gap": gap}
         if not converged:
-            result.update(limit=f"max_iter={self.max_iter} steps", parameter="max_iter",
-                          detail=f"the Frank-Wolfe gap is {gap:.3g}, {gap / gap0:.3g} of the "
-                                 f"start's > tol={self.tol}")
+            result.update(limit=f"max_iter={self.max_iter} steps", parameter="max_iter", detail=unconverged)
         if self.kernel == "linear":
             result["coef"] = np.asarray(X.T @ yg).ravel()
         else:
@@ -546,16 +550,7 @@ class KMOMD(LinearOrKernelMixin, BaseSVMClassifier):
         history(n_iter, objective(g))
         yg = y * g
         bias = 0.5 * float(g @ (K @ yg))
-        result = {"intercept": -bias, "n_iter": n_iter, "converged": converged,
-                  "n_kernel_evals": int(evals), "objective": objective(g), "gap": gap}
-        if not converged:
-            result.update(limit=f"max_iter={self.max_iter} steps", parameter="max_iter",
-                          detail=f"the Frank-Wolfe gap is {gap:.3g}")
-        if self.kernel == "linear":
-            result["coef"] = np.asarray(X.T @ yg).ravel()
-        else:
-            support = np.flatnonzero(g > 0)
-            result.update(support=support, dual_coef=yg[support])
-        return result
+        return self._result(X, g, yg, bias, n_iter, converged, evals, objective(g), gap,
+                            f"the Frank-Wolfe gap is {gap:.3g}")
 
     _set_fitted = SVM._set_fitted
