@@ -492,6 +492,7 @@ class KMOMD(LinearOrKernelMixin, BaseSVMClassifier):
         else:
             bias = 0.5 * float(g @ (K @ yg))
         return self._result(X, g, yg, bias, n_iter, converged, evals, obj, gap,
+                            None if converged else  # gap0 is 0 only when the start is optimal
                             f"the Frank-Wolfe gap is {gap:.3g}, {gap / gap0:.3g} of the start's > tol={self.tol}")
 
     def _result(self, X, g, yg, bias, n_iter, converged, evals, objective, gap, unconverged):
