@@ -125,6 +125,14 @@ def test_iris_numeric_typo_is_refused_with_file_line_and_column(data_env, tmp_pa
         _refused(p, REGISTRY["iris"].tabular, 48, "column 2:", repr(bad), "is not a number")
 
 
+def test_an_open_quote_does_not_join_lines_into_one_field(data_env, tmp_path):
+    """The issue-22 probe after the fixes: a stray quote made the csv reader
+    join the lines after it into one field (and then a wrong row count or a
+    cell holding line breaks); a data record is one line."""
+    p = _edit(data_env, tmp_path, "uci/iris.data", 48, "4.6,3.2,1.4,", '4.6,"3.2,1.4,')
+    _refused(p, REGISTRY["iris"].tabular, 48, "a quoted field runs from line 48 to line")
+
+
 def test_iris_label_typo_is_refused_not_a_fourth_class(data_env, tmp_path):
     p = _edit(data_env, tmp_path, "uci/iris.data", 48, "Iris-setosa", "Iris-Setosa")
     _refused(p, REGISTRY["iris"].tabular, 48, "column 4 (the label)", "'Iris-Setosa'",

@@ -20,6 +20,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from repro.solvers import ASGDSVM, KMOMD, LDM, MAMC, SVM
 from repro.solvers import ldm_baselines
+from repro.solvers.base import check_kernel_parameters
 
 
 def heart():
@@ -188,9 +189,10 @@ def test_ldm_cd_still_reports_its_test():
 
 
 @pytest.mark.parametrize("cls", [KMOMD, MAMC, SVM, LDM])
-def test_the_estimators_own_kernel_parameter_check(cls):
-    """The local check (LinearOrKernelMixin), whatever the base checks before it."""
+def test_the_kernel_parameter_check_covers_the_ldm_estimators(cls):
+    """The one check every fit runs (base.check_kernel_parameters; the LDM
+    paper's estimators had a second copy of it, removed)."""
     for param, value in [("coef0", np.nan), ("coef0", -np.inf), ("gamma", np.nan)]:
         with pytest.raises(ValueError, match=f"'{param}' parameter of {cls.__name__}"):
-            cls(kernel="poly", **{param: value})._check_kernel_parameters()
-    cls(kernel="poly", coef0=1.0, gamma=0.5)._check_kernel_parameters()
+            check_kernel_parameters(cls(kernel="poly", **{param: value}))
+    check_kernel_parameters(cls(kernel="poly", coef0=1.0, gamma=0.5))

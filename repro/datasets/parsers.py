@@ -481,7 +481,15 @@ def _read_text(path, reader):
                     at.append(i)
         else:
             rd = csv.reader(lines, skipinitialspace=True)
+            last = 0
             for r in rd:
+                if rd.line_num > last + 1:
+                    # a record of a data table is one line: a quote left open would
+                    # otherwise join the lines after it into one field, silently
+                    cur.line = last + 1
+                    raise ValueError(f"a quoted field runs from line {last + 1} to line "
+                                     f"{rd.line_num} (a quote left open?)")
+                last = rd.line_num
                 if len(r) > 1 or (r and r[0].strip(_BLANK)):  # not blank
                     flat += [v.strip(_BLANK) for v in r]
                     counts.append(len(r))

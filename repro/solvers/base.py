@@ -182,6 +182,37 @@ def check_kernel_parameters(estimator):
             raise InvalidParameterError(
                 f"The {name!r} parameter of {type(estimator).__name__} must be {must}; "
                 f"got {value!r}.")
+    # (gamma x.z + coef0)^degree is a positive semi-definite kernel for coef0 >= 0
+    # (a sum of powers of the linear kernel with non-negative weights); with
+    # coef0 < 0 it is not in general (degree 1 adds the constant coef0 * ee'),
+    # so the SVM problem is not convex and no solver here can certify a solution
+    # (GS-SVM and the bias-free SVM were seen to report convergence to a
+    # decision value of 0 or of one class; LIBSVM to run without end).
+    coef0 = getattr(estimator, "coef0", None)
+    if (getattr(estimator, "kernel", None) == "poly" and isinstance(coef0, (Real, np.number))
+            and not isinstance(coef0, bool) and float(coef0) < 0.0):
+        raise InvalidParameterError(
+            f"The 'coef0' parameter of {type(estimator).__name__} must be >= 0 with "
+            f"kernel='poly' (a polynomial kernel with coef0 < 0 is not positive semi-definite, "
+            f"and the SVM problem is then not convex); got {coef0!r}.")
+
+
+def check_model_scale(estimator, name, bound, why):
+    """Refuse, before solving, a parameter ``name`` so large for X that the
+    model it allows overflows float64: ``bound`` is the caller's bound on the
+    model's norm (``why`` says where it comes from). The solvers evaluate
+    ||w||^2 (objectives, steps), so a bound whose square is beyond float64 would
+    end in a garbage model or an infinity deep in the solver (issue 22's probe:
+    NESVM at C = 1e300, LSVM at nu = 1e300, Pegasos at lambda_ = 1e-300). The
+    bound is loose on purpose: only a parameter tens of orders of magnitude
+    beyond any useful value is refused."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        ok = np.isfinite(np.float64(bound) * np.float64(bound))
+    if not ok:
+        raise ValueError(
+            f"{type(estimator).__name__}: {name}={getattr(estimator, name)!r} is too extreme "
+            f"for X: the model's norm can reach {why} = {float(bound):.3g}, whose square "
+            f"overflows float64; change {name} or scale the features")
 
 
 def check_kernel_range(kernel, gamma, coef0, degree, sqnorm, estimator="kernel",

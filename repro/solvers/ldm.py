@@ -126,6 +126,16 @@ def _gram_eigh(G, key=None):
     return s, V
 
 
+def _check_lambda1_scale(finite, lambda1, matrix):
+    """A ValueError naming lambda1 when c = 4 lambda1 / m^2 times the data's
+    second moments overflows float64 (instead of a LinAlgError or a
+    non-finite model from the factorisation)."""
+    if not finite:
+        raise ValueError(f"LDM: lambda1 = {lambda1:.3g} (as the variance term takes it) is too "
+                         f"large for X: {matrix}, c = 4 lambda1 / m^2, overflows float64; lower "
+                         f"lambda1 or scale the features")
+
+
 def kernel_update_rows(G, y, lambda1):
     """R with R_i = the i-th column of (I + c M G)^-1, i.e. R = T' for
     T = (I + c M G)^-1 (so Q^-1 G Y = T Y, the A of Algorithm 1, is R'Y read by
@@ -140,17 +150,26 @@ def kernel_update_rows(G, y, lambda1):
         _R_CACHE.move_to_end(rkey)
         return _R_CACHE[rkey]
     s, V = _gram_eigh(G, gkey)
-    scale = 1.0 + c * m * s
+    with np.errstate(over="ignore"):
+        scale = 1.0 + c * m * s
     if scale.min() <= 0.0:
-        # only an indefinite G (rounding far beyond a PSD kernel's) gets here
+        if s.min() >= -1e-6 * max(s.max(), 0.0):
+            # a PSD kernel (every kernel option is one) whose values are so large
+            # that rounding leaves negative eigenvalues bigger than 1 / (c m)
+            raise ValueError(f"LDM: the kernel matrix's eigenvalues reach {s.max():.3g}, and "
+                             f"rounding at that scale gives one of {s.min():.3g}, which makes "
+                             f"I + c m G singular: scale the features (or lower gamma / degree)")
         raise ValueError("LDM needs a positive semi-definite kernel matrix: G has an eigenvalue "
-                         f"{s.min():.3g}, which makes I + c m G singular")
-    with _blas_for(m):
+                         f"{s.min():.3g} (the largest is {s.max():.3g}), which makes I + c m G "
+                         f"singular")
+    with _blas_for(m), np.errstate(over="ignore", invalid="ignore"):
         Binv = (V / scale) @ V.T
         w = Binv @ y
         z = (V * (s / scale)) @ (V.T @ y)                    # G B^-1 y
         den = 1.0 - c * (y @ z)
         R = np.ascontiguousarray(Binv + (c / den) * np.outer(z, w))
+    _check_lambda1_scale(np.isfinite(scale).all() and np.isfinite(R).all(), lambda1,
+                         "(I + c M G)^-1")
     if m <= _EIGH_MAX_M:
         R.setflags(write=False)  # shared between fits
         _cache_put(_R_CACHE, rkey, R)
@@ -166,7 +185,9 @@ def linear_update_rows(X, y, lambda1):
         return np.ascontiguousarray(Xd, dtype=float)
     with _blas_for(max(m, d)):
         Xy = Xd.T @ y
-        S = np.eye(d) + c * (m * (Xd.T @ Xd) - np.outer(Xy, Xy))
+        with np.errstate(over="ignore", invalid="ignore"):
+            S = np.eye(d) + c * (m * (Xd.T @ Xd) - np.outer(Xy, Xy))
+        _check_lambda1_scale(np.isfinite(S).all(), lambda1, "S = I + c X'MX")
         factor = sla.cho_factor(S)
         return np.ascontiguousarray(sla.cho_solve(factor, Xd.T).T)
 
@@ -177,19 +198,7 @@ class LinearOrKernelMixin:
     for the dispatch, gamma None meaning 'scale'."""
 
     def _resolve_gamma(self, X):
-        self._check_kernel_parameters()
         self._gamma = resolve_gamma("scale" if self.gamma is None else self.gamma, X, self.kernel)
-
-    def _check_kernel_parameters(self):
-        """A ValueError naming the parameter when gamma, coef0 or degree is not
-        finite (the parameter constraints take any Real: NaN and inf pass them
-        and end in a LinAlgError, a non-finite kernel or a model that fails
-        only at predict)."""
-        for name in ("gamma", "coef0", "degree"):
-            value = getattr(self, name, None)
-            if isinstance(value, Real) and not isinstance(value, bool) and not np.isfinite(value):
-                raise ValueError(f"The {name!r} parameter of {type(self).__name__} must be a "
-                                 f"finite number; got {value!r}.")
 
     def _set_model(self, results, X, linear_kernel_evals=0):
         if self.kernel == "linear":

@@ -6,6 +6,7 @@ methods can be compared on equal footing.
 """
 from numbers import Real
 
+import numpy as np
 from sklearn.utils._param_validation import Interval
 
 from .._kernels.linear_dcd import dcd_l1svm
@@ -93,9 +94,16 @@ class LinearSVM(LinearModelMixin, BaseSVMClassifier):
 
     def _fit_binary(self, X, y, history):
         bias = self.intercept_scaling if self.fit_intercept else 0.0
+        rows = as_rows_input(X)
+        with np.errstate(over="ignore"):
+            diagonal = rows[3].max(initial=0.0) + bias * bias  # Q_ii with the constant feature
+        if not np.isfinite(diagonal):
+            # Q_ii = inf makes every step 0: the zero model would pass the stop
+            raise ValueError(f"LinearSVM: intercept_scaling={self.intercept_scaling!r} is too large: "
+                             f"the dual's diagonal ||x||^2 + intercept_scaling^2 overflows float64; "
+                             f"lower intercept_scaling")
         w, wb, alpha, n_iter, converged = dcd_l1svm(
-            as_rows_input(X), y, self.C, bias, self.tol, self.max_iter, self._seed(),
-            history.callback,
+            rows, y, self.C, bias, self.tol, self.max_iter, self._seed(), history.callback,
         )
         result = {"coef": w, "intercept": wb * bias, "dual_coef": alpha * y,
                   "n_iter": n_iter, "converged": converged}

@@ -49,7 +49,7 @@ from .._kernels.kernels import kernel_matrix
 from ._kernel_model import KernelExpansionMixin, check_matrix_memory, resolve_gamma
 from ._linear_model import LinearModelMixin
 from ._validation import as_rows_input
-from .base import KERNEL_CONSTRAINTS, BaseSVMClassifier, shared_constraints
+from .base import KERNEL_CONSTRAINTS, BaseSVMClassifier, check_model_scale, shared_constraints
 
 
 def _alpha_for(alpha, nu):
@@ -68,6 +68,14 @@ def _alpha_for(alpha, nu):
 def _check_memory(size, what, kernel_memory, fix):
     """Refuse up front a dense size x size matrix beyond kernel_memory (MB)."""
     check_matrix_memory("LSVM forms and factors", size, what, kernel_memory, fix)
+
+
+def _check_nu_scale(estimator, nu, m, sqnorm):
+    """Refuse a nu so large that u (and w = A'Du) overflow: Q = I/nu + HH' is at
+    least I/nu, so the dual solution u = Q^-1 e has ||u|| <= nu sqrt(m), and
+    w's norm is at most that times a row's norm in feature space."""
+    scale = np.sqrt(1.0 + np.max(sqnorm, initial=0.0))
+    check_model_scale(estimator, "nu", nu * np.sqrt(m) * scale, "nu sqrt(m) max ||(x_i, 1)||")
 
 
 def _iterate(solve_into, m, nu, alpha, tol, max_iter, history=None, callback=None):
@@ -316,6 +324,7 @@ class LSVM(BaseSVMClassifier):
         nu = 1.0 / m if self.nu == "1/m" else float(self.nu)
         alpha = _alpha_for(self.alpha, nu)
         if self._linear():
+            _check_nu_scale(self, nu, m, as_rows_input(X)[3])
             w, gamma, u, n_iter, step = lsvm_linear(X, y, nu, alpha, self.tol, self.max_iter,
                                                     history)
             result = {"coef": w, "intercept": -gamma, "dual_coef": u * y}
@@ -325,6 +334,7 @@ class LSVM(BaseSVMClassifier):
                           "matrix)")
             rows = as_rows_input(X)
             K, n_evals = kernel_matrix(rows, rows, *self._kernel_args())
+            _check_nu_scale(self, nu, m, np.diag(K))
             u, n_iter, step = lsvm_kernel(K, y, nu, alpha, self.tol, self.max_iter, history)
             support = np.flatnonzero(u)
             result = {"support": support, "dual_coef": (u * y)[support],

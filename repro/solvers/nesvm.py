@@ -16,7 +16,7 @@ from .._kernels.nesvm import MODELS, STATUS, THRESHOLDS, nesvm_run, smoothed_hin
 from ._kernel_model import KernelExpansionMixin, check_matrix_memory, resolve_gamma
 from ._linear_model import LinearModelMixin
 from ._validation import as_rows_input, kernel_params
-from .base import KERNEL_CONSTRAINTS, BaseSVMClassifier, shared_constraints
+from .base import KERNEL_CONSTRAINTS, BaseSVMClassifier, check_model_scale, shared_constraints
 
 # Power iteration (Lanczos) returns a Ritz value just below the largest
 # eigenvalue; this relative margin keeps 1/L a safe step.
@@ -528,6 +528,9 @@ class NESVM(BaseSVMClassifier):
                 raise ValueError("NESVM: non-finite kernel values: scale the features")
             kernel_reg = None if self.model == "LP" else self._kernel_reg(A)
         rows = as_rows_input(A)
+        # w = sum_i c_i y_i a_i with |c_i| <= C (the dual variables of Eq. 9 / 11 / 13)
+        check_model_scale(self, "C", self.C * np.sqrt(rows[3] + 1.0).sum(),
+                          "C sum_i ||(a_i, 1)||")
         xinf = row_inf_norms(A, self.fit_intercept)
         d = A.shape[1]
         p = d + 1

@@ -7,7 +7,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from .._kernels.pegasos import VARIANTS, pegasos
 from ._linear_model import LinearModelMixin
 from ._validation import as_rows_input
-from .base import BaseSVMClassifier, shared_constraints
+from .base import BaseSVMClassifier, check_model_scale, shared_constraints
 
 
 class Pegasos(LinearModelMixin, BaseSVMClassifier):
@@ -27,9 +27,10 @@ class Pegasos(LinearModelMixin, BaseSVMClassifier):
     costs O(nnz of the mini-batch) (w is kept as a scale times a vector).
 
     Pegasos has no stopping rule: it is a fixed-iteration method. It always
-    runs ``n_iter`` steps, ``converged_`` is True afterwards and no
-    ConvergenceWarning is issued; ``n_iter`` (with ``lambda_``) sets how close
-    to the optimum it gets.
+    runs ``n_iter`` steps and tests no optimality condition, so ``converged_``
+    is False afterwards (it claims no convergence it did not test, as
+    ASGDSVM) and no ConvergenceWarning is issued; ``n_iter`` (with
+    ``lambda_``) sets how close to the optimum it gets.
 
     Parameters
     ----------
@@ -97,9 +98,9 @@ class Pegasos(LinearModelMixin, BaseSVMClassifier):
     n_iter_ : int or ndarray
         Mini-batch steps taken (``n_iter``); examples processed: n_iter_ * k.
     converged_ : bool
-        Always True (a fixed-iteration method).
+        Always False (a fixed-iteration method tests no optimality condition).
     n_unconverged_problems_ : int
-        Always 0.
+        The number of problems (every one).
     history_ : dict of arrays
         ``problem, iteration, time, objective``: after the kept iterations t,
         ``lambda/2 ||w||^2 + mean hinge`` at w_{t+1} (at the running average
@@ -140,11 +141,24 @@ class Pegasos(LinearModelMixin, BaseSVMClassifier):
             return int(self.n_iter) if self.average else 0
         return int(self.average)
 
+    # A fixed-iteration method tests no optimality condition: its problems
+    # report converged False (converged_ False, n_unconverged_problems_ counting
+    # every problem) and no ConvergenceWarning is issued, since no limit was
+    # reached (n_iter is the method's setting). The same convention as
+    # ASGDSVM and LDM(solver='asgd').
+    _warn_unconverged = False
+
     def _fit_binary(self, X, y, history):
         every = self.history_every
+        rows = as_rows_input(X)
+        # step t adds mu_t / k sum y x with mu_t = 1 / (lambda t): ||w_t|| <= max ||x|| / lambda
+        check_model_scale(self, "lambda_", np.sqrt(rows[3].max(initial=0.0)) / self.lambda_,
+                          "max ||x|| / lambda_")
         w, n_iter = pegasos(
-            as_rows_input(X), y, float(self.lambda_), int(self.n_iter), int(self.batch_size),
+            rows, y, float(self.lambda_), int(self.n_iter), int(self.batch_size),
             bool(self.projection), self._n_average(), VARIANTS[self.variant], self._seed(),
             history.callback, int(every) if every is not None else 0,
         )
-        return {"coef": w, "intercept": 0.0, "n_iter": n_iter, "converged": True}
+        return {"coef": w, "intercept": 0.0, "n_iter": n_iter, "converged": False,
+                "limit": f"n_iter={self.n_iter} steps (a fixed-iteration method)",
+                "parameter": None}

@@ -16,6 +16,11 @@ from ._kernel_model import KernelExpansionMixin
 from ._validation import as_columns_input, as_rows_input
 from .base import KERNEL_CONSTRAINTS, BaseSVMClassifier, shared_constraints
 
+# Keerthi's tau: the stop b_low - b_up <= 2 tau is met by the zero start
+# (b_low - b_up = 2) when tau >= 1, so such a tol would report the zero model
+# as converged after no step.
+_KEERTHI_TOL = [Interval(Real, 0, 1, closed="neither")]
+
 
 def _solve(estimator, X, y, history, *, C, modification, tol, kernel_cache,
            cache_size, eps_step, max_iter, seed=None, alpha0=None):
@@ -165,6 +170,8 @@ class SMO(_WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
         or Modification 2 (steps on the pair (i_up, i_low) instead of the I0 pass).
     tol : float, default=1e-3
         Keerthi's tau: stop when ``b_up > b_low - 2 tol`` over all examples.
+        It must be below 1: at the start (all alpha 0) ``b_low - b_up = 2``,
+        so a tol of 1 or more would accept the zero model without a step.
     kernel_cache : bool, default=False
         False: count mode, no cache, every kernel value needed is computed and
         counted (the setting of the GS-SVM paper's Table 1). True: fast mode, an
@@ -226,7 +233,8 @@ class SMO(_WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
 
     _parameter_constraints = {
         **KERNEL_CONSTRAINTS,
-        **shared_constraints("C", "tol", "max_iter", "random_state", "history_every"),
+        **shared_constraints("C", "max_iter", "random_state", "history_every"),
+        "tol": _KEERTHI_TOL,
         "modification": [Options(Integral, {1, 2})],
         "kernel_cache": ["boolean"],
         "cache_size": [Interval(Real, 0, None, closed="neither")],
@@ -298,7 +306,7 @@ class HardMarginSVM(_WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
     C : float, default=1e6
         The box that stands in for infinity.
     tol : float, default=1e-3
-        Keerthi's tau.
+        Keerthi's tau, below 1 (as in :class:`SMO`).
     max_iter : int, default=10_000_000
         Maximum number of successful SMO steps (ConvergenceWarning when reached).
     warm_start : bool, default=False
@@ -314,7 +322,8 @@ class HardMarginSVM(_WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
 
     _parameter_constraints = {
         **KERNEL_CONSTRAINTS,
-        **shared_constraints("C", "tol", "max_iter", "history_every"),
+        **shared_constraints("C", "max_iter", "history_every"),
+        "tol": _KEERTHI_TOL,
         "warm_start": ["boolean"],
     }
 
