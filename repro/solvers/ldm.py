@@ -46,9 +46,9 @@ from threadpoolctl import ThreadpoolController
 from .._kernels.kernels import kernel_matrix
 from .._kernels.ldm import PAIRINGS, ldm_asgd, ldm_cd
 from ..objectives import ldm_primal
-from ._kernel_model import KERNEL_PARAMETER_CONSTRAINTS, KernelExpansionMixin, resolve_gamma
-from ._linear_model import LinearModelMixin
-from ._validation import as_rows_input, kernel_params
+from ._kernel_model import KERNEL_PARAMETER_CONSTRAINTS
+from ._linear_or_kernel import LinearOrKernelMixin
+from ._validation import as_rows_input
 from .base import BaseSVMClassifier, shared_constraints
 
 # Eigendecompositions of Gram matrices kept for the next fits (a grid over
@@ -190,30 +190,6 @@ def linear_update_rows(X, y, lambda1):
         _check_lambda1_scale(np.isfinite(S).all(), lambda1, "S = I + c X'MX")
         factor = sla.cho_factor(S)
         return np.ascontiguousarray(sla.cho_solve(factor, Xd.T).T)
-
-
-class LinearOrKernelMixin:
-    """A model that is a weight vector (``coef_``) for kernel='linear' and a
-    kernel expansion otherwise (LDM and the LDM paper's baselines): one place
-    for the dispatch, gamma None meaning 'scale'."""
-
-    def _resolve_gamma(self, X):
-        self._gamma = resolve_gamma("scale" if self.gamma is None else self.gamma, X, self.kernel)
-
-    def _set_model(self, results, X, linear_kernel_evals=0):
-        if self.kernel == "linear":
-            LinearModelMixin._set_fitted(self, results, X)
-            self.n_kernel_evals_ = linear_kernel_evals
-        else:
-            KernelExpansionMixin._set_fitted(self, results, X)
-
-    def _decision_values(self, X):
-        if self.kernel == "linear":
-            return LinearModelMixin._decision_values(self, X)
-        return KernelExpansionMixin._decision_values(self, X)
-
-    def _kernel_args(self):
-        return KernelExpansionMixin._kernel_args(self)
 
 
 class LDM(LinearOrKernelMixin, BaseSVMClassifier):
@@ -424,7 +400,7 @@ class LDM(LinearOrKernelMixin, BaseSVMClassifier):
         return "asgd" if self.kernel == "linear" and m > _AUTO_ASGD_ROWS else "cd"
 
     def _prepare_fit(self, X):
-        self._resolve_gamma(X)
+        super()._prepare_fit(X)
         if self.solver == "asgd" and self.kernel != "linear":
             raise ValueError(f"solver='asgd' is Algorithm 2, for kernel='linear' only; "
                              f"got kernel={self.kernel!r} (use solver='cd')")
@@ -447,8 +423,7 @@ class LDM(LinearOrKernelMixin, BaseSVMClassifier):
             G, evals = np.ascontiguousarray(X), 0
         else:
             rows = as_rows_input(X)
-            G, evals = kernel_matrix(rows, rows, *kernel_params(self.kernel, self._gamma,
-                                                                self.coef0, self.degree))
+            G, evals = kernel_matrix(rows, rows, *self._kernel_args())
         if not np.all(np.isfinite(G)):
             raise ValueError("LDM: non-finite kernel values: the data's norms overflow float64; "
                              "scale the features (or lower gamma / degree)")
@@ -582,7 +557,7 @@ class LDM(LinearOrKernelMixin, BaseSVMClassifier):
 
     # -- fitted model --------------------------------------------------------
     def _set_fitted(self, results, X):
-        self._set_model(results, X, int(sum(r["n_kernel_evals"] for r in results)))
+        super()._set_fitted(results, X)
         if "beta" in results[0]:
             betas = [r["beta"] for r in results]
             self.beta_ = betas[0] if len(results) == 1 else betas

@@ -34,11 +34,12 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC, LinearSVC
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from ._kernel_model import KERNEL_PARAMETER_CONSTRAINTS, resolve_gamma
+from ._kernel_model import KERNEL_PARAMETER_CONSTRAINTS
 from .._kernels.kernels import kernel_matrix
-from ._validation import as_rows_input, kernel_params
+from ._validation import as_rows_input
 from .base import BaseSVMClassifier, shared_constraints
-from .ldm import LDM, LinearOrKernelMixin
+from ._linear_or_kernel import LinearOrKernelMixin
+from .ldm import LDM
 
 _GAMMA = KERNEL_PARAMETER_CONSTRAINTS["gamma"] + [None]
 
@@ -168,9 +169,6 @@ class SVM(LinearOrKernelMixin, BaseSVMClassifier):
         self.random_state = random_state
         self.history_every = history_every
 
-    def _prepare_fit(self, X):
-        self._resolve_gamma(X)
-
     def _fit_binary(self, X, y, history):
         if sp.issparse(X) and (X.indices.dtype != np.int32 or X.indptr.dtype != np.int32):
             # LIBLINEAR / LIBSVM take 32-bit indices only; every other estimator
@@ -214,9 +212,6 @@ class SVM(LinearOrKernelMixin, BaseSVMClassifier):
                             max_iter=self.max_iter, random_state=self.random_state)
         inner._gamma, inner._solver_used, inner._beta_start = self._gamma, "cd", None
         return inner._fit_cd(X, y, history)
-
-    def _set_fitted(self, results, X):
-        self._set_model(results, X)
 
 
 class MAMC(LinearOrKernelMixin, BaseSVMClassifier):
@@ -264,9 +259,6 @@ class MAMC(LinearOrKernelMixin, BaseSVMClassifier):
         self.fit_intercept = fit_intercept
         self.history_every = history_every
 
-    def _prepare_fit(self, X):
-        self._resolve_gamma(X)
-
     def _fit_binary(self, X, y, history):
         m = len(y)
         coef = y / m
@@ -277,8 +269,6 @@ class MAMC(LinearOrKernelMixin, BaseSVMClassifier):
         else:
             result.update(support=np.arange(m), dual_coef=coef)
         return result
-
-    _set_fitted = SVM._set_fitted
 
 
 class _Unavailable(BaseSVMClassifier):
@@ -417,16 +407,12 @@ class KMOMD(LinearOrKernelMixin, BaseSVMClassifier):
         self.stop = stop
         self.history_every = history_every
 
-    def _prepare_fit(self, X):
-        self._resolve_gamma(X)
-
     def _gram(self, X):
         if self._precomputed():
             K, evals = np.asarray(X), 0
         else:
             rows = as_rows_input(X)
-            K, evals = kernel_matrix(rows, rows, *kernel_params(self.kernel, self._gamma,
-                                                                self.coef0, self.degree))
+            K, evals = kernel_matrix(rows, rows, *self._kernel_args())
         if not np.all(np.isfinite(K)):
             raise ValueError("KMOMD: non-finite kernel values: the data's norms overflow float64; "
                              "scale the features (or lower gamma / degree)")
@@ -564,4 +550,3 @@ class KMOMD(LinearOrKernelMixin, BaseSVMClassifier):
         return self._result(X, g, yg, bias, n_iter, converged, evals, objective(g), gap,
                             f"the Frank-Wolfe gap is {gap:.3g}")
 
-    _set_fitted = SVM._set_fitted

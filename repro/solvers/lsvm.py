@@ -36,7 +36,7 @@ Each binary problem starts from ``u^0 = Q^{-1} e`` as the printed code does
 (``u = nu*(1 - S*(H'*e))``), and stops when ``||u^{i+1} - u^i|| <= tol`` (which
 bounds the violation (25) of (14)) or after ``max_iter`` iterations.
 """
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
@@ -46,8 +46,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 # the compiled primitive behind repro.kernels.kernel_matrix (the same values; that
 # module imports repro.solvers, so importing it here would be circular)
 from .._kernels.kernels import kernel_matrix
-from ._kernel_model import KernelExpansionMixin, check_matrix_memory, resolve_gamma
-from ._linear_model import LinearModelMixin
+from ._kernel_model import check_matrix_memory
+from ._linear_or_kernel import LinearOrKernelMixin
 from ._validation import as_rows_input
 from .base import KERNEL_CONSTRAINTS, BaseSVMClassifier, check_model_scale, shared_constraints
 
@@ -200,7 +200,7 @@ def lsvm_kernel(K, d, nu, alpha, tol, max_iter, history=None, callback=None):
     return u, n_iter, step
 
 
-class LSVM(BaseSVMClassifier):
+class LSVM(LinearOrKernelMixin, BaseSVMClassifier):
     """Lagrangian SVM (Mangasarian and Musicant 2001), iteration (15).
 
     Solves the primal (7), ``min nu/2 ||(e - D(Aw - e gamma))_+||^2 + 1/2 (w'w +
@@ -308,16 +308,11 @@ class LSVM(BaseSVMClassifier):
         self.kernel_memory = kernel_memory
         self.history_every = history_every
 
-    def _linear(self):
-        return self.kernel == "linear"
-
     def _prepare_fit(self, X):
         if self._linear():
             _check_memory(X.shape[1] + 1, "I/nu + H'H of the SMW identity", self.kernel_memory,
                           "use fewer features")
-        else:
-            self._gamma = resolve_gamma("scale" if self.gamma is None else self.gamma, X,
-                                        self.kernel)
+        super()._prepare_fit(X)
 
     def _fit_binary(self, X, y, history):
         m = X.shape[0]
@@ -346,16 +341,6 @@ class LSVM(BaseSVMClassifier):
         return result
 
     def _set_fitted(self, results, X):
+        super()._set_fitted(results, X)
         if self._linear():
-            LinearModelMixin._set_fitted(self, results, X)
             self.dual_coef_ = [r["dual_coef"] for r in results]
-        else:
-            KernelExpansionMixin._set_fitted(self, results, X)
-
-    def _decision_values(self, X):
-        if self._linear():
-            return LinearModelMixin._decision_values(self, X)
-        return KernelExpansionMixin._decision_values(self, X)
-
-    def _kernel_args(self):
-        return KernelExpansionMixin._kernel_args(self)

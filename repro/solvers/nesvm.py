@@ -4,7 +4,7 @@ The Cython kernel (pyx/nesvm.pyx) runs Algorithm 1 for one smoothing
 parameter; this module prepares what it reads (row norms, the Lipschitz
 constant, the kernel matrix, the buffers) and runs Algorithm 2's stages.
 """
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
@@ -13,9 +13,9 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._kernels.kernels import kernel_matrix
 from .._kernels.nesvm import MODELS, STATUS, THRESHOLDS, nesvm_run, smoothed_hinge_values
-from ._kernel_model import KernelExpansionMixin, check_matrix_memory, resolve_gamma
-from ._linear_model import LinearModelMixin
-from ._validation import as_rows_input, kernel_params
+from ._kernel_model import check_matrix_memory
+from ._linear_or_kernel import LinearOrKernelMixin
+from ._validation import as_rows_input
 from .base import KERNEL_CONSTRAINTS, BaseSVMClassifier, check_model_scale, shared_constraints
 
 # Power iteration (Lanczos) returns a Ritz value just below the largest
@@ -211,7 +211,7 @@ def smoothed_duality_gap(model, A, y, xinf, theta, C, mu, mu_l1, printed, fit_in
     return P, max(P - D, 0.0)
 
 
-class NESVM(BaseSVMClassifier):
+class NESVM(LinearOrKernelMixin, BaseSVMClassifier):
     """NESVM: Nesterov's optimal gradient method on smoothed primal SVMs.
 
     Minimises the smoothed primal ``F_mu(w) = R(w) + C L_mu(w)`` (Eq. 3; the
@@ -395,6 +395,8 @@ class NESVM(BaseSVMClassifier):
 
     _history_columns = ("primal", "mu", "objective_y")
 
+    _gamma_when_none = "auto"  # the NESVM paper's rbf width: see ``gamma``
+
     _parameter_constraints = {
         **shared_constraints("C", "tol", "max_iter", "history_every"),
         "model": [StrOptions(set(MODELS))],
@@ -442,9 +444,6 @@ class NESVM(BaseSVMClassifier):
         self.history_every = history_every
 
     # -- set-up -------------------------------------------------------------
-    def _linear(self):
-        return self.kernel == "linear"
-
     def _stages(self):
         """The (mu, mu_l1) of every run of Algorithm 1 (Eq. 44, see the docstring)."""
         mu = float(self.mu)
@@ -474,9 +473,7 @@ class NESVM(BaseSVMClassifier):
         if (self.warm_start and self._linear() and hasattr(self, "coef_")
                 and self.coef_.shape == (len(self.problems_), X.shape[1])):
             self._starts = list(np.c_[self.coef_, self.intercept_])
-        if not self._linear():
-            self._gamma = resolve_gamma("auto" if self.gamma is None else self.gamma, X,
-                                        self.kernel)
+        self._resolve_gamma(X)
 
     def _curvature(self, A, xinf):
         """The data's part of the Lipschitz constant, computed once per problem
@@ -523,7 +520,7 @@ class NESVM(BaseSVMClassifier):
                                 self.kernel_memory,
                                 "use fewer samples (kernel='linear' needs no such matrix)")
             rows = as_rows_input(X)
-            A, n_evals = kernel_matrix(rows, rows, *kernel_params(self.kernel, self._gamma))
+            A, n_evals = kernel_matrix(rows, rows, *self._kernel_args())
             if not np.all(np.isfinite(A)):
                 raise ValueError("NESVM: non-finite kernel values: scale the features")
             kernel_reg = None if self.model == "LP" else self._kernel_reg(A)
@@ -653,15 +650,4 @@ class NESVM(BaseSVMClassifier):
     def _set_fitted(self, results, X):
         self.lipschitz_ = [r["lipschitz"] for r in results]
         self.duality_gap_ = [r.get("gap_bound", np.nan) for r in results]
-        if self._linear():
-            LinearModelMixin._set_fitted(self, results, X)
-        else:
-            KernelExpansionMixin._set_fitted(self, results, X)
-
-    def _decision_values(self, X):
-        if self._linear():
-            return LinearModelMixin._decision_values(self, X)
-        return KernelExpansionMixin._decision_values(self, X)
-
-    def _kernel_args(self):
-        return kernel_params(self.kernel, self._gamma)
+        super()._set_fitted(results, X)
