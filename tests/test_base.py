@@ -15,7 +15,6 @@ from estimators import ESTIMATORS
 from repro._kernels.linear_dcd import dcd_l1svm
 from repro.solvers import GSSVM, SMO, LinearSVM
 from repro.solvers import base
-from repro.solvers import smo as smo_module
 from repro.solvers._validation import as_rows_input
 from repro.solvers.base import SHARED_CONSTRAINTS, History
 
@@ -219,10 +218,10 @@ def test_shared_parameters_use_the_shared_constraints(estimator):
             assert constraints[name] is SHARED_CONSTRAINTS[name], name
 
 
-# shared parameters a solver narrows, and why: Keerthi's tau must be below 1
-# (the zero start meets the stop otherwise; issue 22)
-NARROWED = {("SMO", "tol"): smo_module._KEERTHI_TOL,
-            ("HardMarginSVM", "tol"): smo_module._KEERTHI_TOL}
+# shared parameters a solver narrows, and why: an SMO-type stop's tol must be
+# below 1 (the zero start meets the stop otherwise; issue 22)
+NARROWED = {("SMO", "tol"): base.KKT_TOL, ("HardMarginSVM", "tol"): base.KKT_TOL,
+            ("SVM", "tol"): base.KKT_TOL}
 
 
 def test_linear_model_decisions_on_csr_equal_dense():

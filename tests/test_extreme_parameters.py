@@ -70,14 +70,16 @@ def test_linear_svm_refuses_an_intercept_scaling_beyond_float64(data):
         assert not LinearSVM(intercept_scaling=1e100).fit(X, y).converged_
 
 
-@pytest.mark.parametrize("cls", [SMO, HardMarginSVM])
+@pytest.mark.parametrize("cls, kernel", [(SMO, "rbf"), (HardMarginSVM, "rbf"), (SVM, "rbf"),
+                                         (SVM, "linear")])
 @pytest.mark.parametrize("tol", [1.0, 1e300])
-def test_keerthi_tol_of_one_or_more_is_refused(cls, tol, data):
+def test_an_smo_type_tol_of_one_or_more_is_refused(cls, kernel, tol, data):
     """Before: tol=1e300 reported the zero model converged after 0 steps (the
-    zero start has b_low - b_up = 2)."""
+    zero start has b_low - b_up = 2 in Keerthi's stop, m - M = 2 in LIBSVM's;
+    SVM's LIBSVM path was found by the second probe round)."""
     X, y = data
     with pytest.raises(ValueError, match="tol"):
-        cls(tol=tol).fit(X, y)
+        cls(kernel=kernel, tol=tol).fit(X, y)
 
 
 def test_smo_at_its_largest_tol_still_steps(data):

@@ -103,6 +103,13 @@ SHARED_CONSTRAINTS = {
 }
 
 
+# ``tol`` of the SMO-type stops (Keerthi's b_low - b_up <= 2 tol, LIBSVM's
+# m(alpha) - M(alpha) <= eps): both gaps are 2 at the zero start, so a tol of
+# 1 or more would accept the zero model after no step (issue 22's probe: SMO,
+# HardMarginSVM and SVM's LIBSVM path reported it converged).
+KKT_TOL = [Interval(Real, 0, 1, closed="neither")]
+
+
 # Below this many multiply-adds a dense product runs on one BLAS thread (about
 # 1 ms on one core). A threaded GEMM hands out work to threads that may have
 # to wait for a core: with the cores busy (cross-validation with n_jobs, other

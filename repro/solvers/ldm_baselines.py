@@ -37,7 +37,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from ._kernel_model import KERNEL_PARAMETER_CONSTRAINTS
 from .._kernels.kernels import kernel_matrix
 from ._validation import as_rows_input
-from .base import BaseSVMClassifier, shared_constraints
+from .base import KKT_TOL, BaseSVMClassifier, shared_constraints
 from ._linear_or_kernel import LinearOrKernelMixin
 from .ldm import LDM
 
@@ -131,7 +131,8 @@ class SVM(LinearOrKernelMixin, BaseSVMClassifier):
         False: LIBLINEAR without ``-B`` (its default) for linear; the
         bias-free kernel SVM (:class:`BiasFreeSVM`) for other kernels.
     tol : float, default=1e-3
-        LIBSVM's / LIBLINEAR's ``-e`` (for BiasFreeSVM: its tol).
+        LIBSVM's / LIBLINEAR's ``-e`` (for BiasFreeSVM: its tol), below 1
+        (``base.KKT_TOL``: LIBSVM's stop holds at the zero start from 2 on).
     max_iter : int, default=1000
         The cap in passes over the data: LIBLINEAR's cap on passes (and
         BiasFreeSVM's); for LIBSVM, ``max_iter * n_samples`` of its SMO steps
@@ -150,7 +151,8 @@ class SVM(LinearOrKernelMixin, BaseSVMClassifier):
     """
 
     _parameter_constraints = {
-        **shared_constraints("C", "tol", "max_iter", "random_state", "history_every"),
+        **shared_constraints("C", "max_iter", "random_state", "history_every"),
+        "tol": KKT_TOL,
         **KERNEL_PARAMETER_CONSTRAINTS,
         "gamma": _GAMMA,
         "fit_intercept": ["boolean"],

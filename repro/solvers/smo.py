@@ -14,12 +14,7 @@ from sklearn.utils._param_validation import Interval, Options
 from .._kernels.smo import smo_solve
 from ._kernel_model import KernelExpansionMixin
 from ._validation import as_columns_input, as_rows_input
-from .base import KERNEL_CONSTRAINTS, BaseSVMClassifier, shared_constraints
-
-# Keerthi's tau: the stop b_low - b_up <= 2 tau is met by the zero start
-# (b_low - b_up = 2) when tau >= 1, so such a tol would report the zero model
-# as converged after no step.
-_KEERTHI_TOL = [Interval(Real, 0, 1, closed="neither")]
+from .base import KERNEL_CONSTRAINTS, KKT_TOL, BaseSVMClassifier, shared_constraints
 
 
 def _solve(estimator, X, y, history, *, C, modification, tol, kernel_cache,
@@ -234,7 +229,7 @@ class SMO(_WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
     _parameter_constraints = {
         **KERNEL_CONSTRAINTS,
         **shared_constraints("C", "max_iter", "random_state", "history_every"),
-        "tol": _KEERTHI_TOL,
+        "tol": KKT_TOL,
         "modification": [Options(Integral, {1, 2})],
         "kernel_cache": ["boolean"],
         "cache_size": [Interval(Real, 0, None, closed="neither")],
@@ -323,7 +318,7 @@ class HardMarginSVM(_WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
     _parameter_constraints = {
         **KERNEL_CONSTRAINTS,
         **shared_constraints("C", "max_iter", "history_every"),
-        "tol": _KEERTHI_TOL,
+        "tol": KKT_TOL,
         "warm_start": ["boolean"],
     }
 
