@@ -1,6 +1,7 @@
 # cython: language_level=3
 # (boundscheck, wraparound, cdivision and initializedcheck are set in setup.py)
-"""SMO with Keerthi's Modifications 1 and 2, with an exact kernel-evaluation count.
+"""SMO with Keerthi's Modifications 1 and 2, with an exact kernel-evaluation count,
+and a second path with LIBSVM's second-order working sets, shrinking and column cache.
 
 Implements the pseudo-code of Keerthi, Shevade, Bhattacharyya, Murthy (2001),
 "Improvements to Platt's SMO algorithm for SVM classifier design", Neural
@@ -92,13 +93,69 @@ Conventions (they move Table 1 counts by tens of percent, see the notes):
 * An iteration is one successful takeStep; ``max_iter`` of them stop the solver.
   The passes run without the GIL and poll for signals every 1024 examineExample
   / takeStep calls, so Ctrl-C stops a long fit.
+
+Second path, ``smo_solve_second_order`` (``SMO(working_set='second_order')``)
+----------------------------------------------------------------------------
+The decomposition method of LIBSVM, written here from the papers (not a
+translation of svm.cpp), for the same dual and with the same stopping rule:
+
+* Sign convention. LIBSVM's gradient is G = Q alpha - e with Q_ij = y_i y_j
+  K_ij; ours is Keerthi's F_i = sum_j alpha_j y_j K_ij - y_i, so F_i = y_i G_i.
+  LIBSVM's I_up(alpha) = {alpha_t < C, y_t = 1 or alpha_t > 0, y_t = -1} is
+  Keerthi's I0 + I1 + I2 and I_low(alpha) is I0 + I3 + I4; -y_t G_t = -F_t,
+  so m(alpha) = max_{I_up} -y_t G_t = -b_up and M(alpha) = min_{I_low} -y_t G_t
+  = -b_low. LIBSVM's stop m(alpha) - M(alpha) < eps is b_low - b_up < eps;
+  with eps = 2 tol it is Keerthi's b_up > b_low - 2 tol, tested here in
+  exactly that form, on every example with exact F before the solver says
+  converged (``repro/solvers/smo.py`` then reports b_low - b_up as the gap and
+  runs the same feasibility check on both paths). Kernel columns are cached
+  as K, not Q: with F no sign enters the inner loops.
+* Full gradient: F_i is kept for every active example and updated after every
+  step, F_t += y_i d_i K_ti + y_j d_j K_tj (Chang & Lin, "LIBSVM: a library
+  for support vector machines", ACM TIST 2(3), 2011, Sec. 4.1, the gradient
+  update of the decomposition method, written in F).
+* Working set (Fan, Chen, Lin, "Working set selection using second order
+  information for training support vector machines", JMLR 6:1889-1918, 2005,
+  WSS 2): i = argmin_{t in I_up} F_t (their argmax of -y_t G_t),
+  j = argmin over t in I_low with F_t > F_i of -b_it^2 / a_it with b_it =
+  F_t - F_i and a_it = K_ii + K_tt - 2 K_it (-b_it^2 / a_it is the decrease
+  of the two-variable subproblem on {i, t} without its box); a_it <= 0 (an
+  indefinite kernel, or duplicate rows) is replaced by tau = 1e-12, in the
+  selection and in the step (their section on non-positive-definite kernel
+  matrices; LIBSVM's TAU).
+* Step: along d_i = y_i s, d_j = -y_j s the dual changes by s (F_i - F_j) +
+  s^2 a_ij / 2; s = (F_j - F_i) / a_ij clipped to the box; a multiplier whose
+  clip is reached is set on its bound exactly. An iteration is a step that
+  changed a multiplier; ``max_iter`` of them stop the solver. A pair whose step
+  is below rounding (changes neither multiplier) ends the solve unconverged
+  (``stalled``) instead of repeating it up to max_iter.
+* Shrinking (Chang & Lin 2011, Sec. 5.1; LIBSVM's do_shrinking / be_shrunk)
+  every min(l, 1000) steps: an example on a bound that is in I_up only is set
+  aside while F_t > b_low, one in I_low only while F_t < b_up. The first time
+  b_low - b_up <= 10 eps (= 20 tol) every example is made active again with its
+  exact F (LIBSVM's unshrink). Gradient reconstruction (Sec. 5.1): Fbar_t = sum_{alpha_j = C} C y_j K_tj is kept for every example
+  (LIBSVM's G_bar times y_t) and a shrunk F_t is rebuilt as Fbar_t - y_t +
+  sum_{free j} alpha_j y_j K_tj, through the free columns or the shrunk
+  columns, whichever computes fewer kernel values. When the active set meets
+  the stopping rule, F is rebuilt on every example and the rule is tested
+  again (the final optimality check on the whole set).
+* Kernel cache (Chang & Lin 2011, Sec. 5.2): an LRU cache of columns K(:, i),
+  each slot l doubles, capacity cache_size MB / (8 l) columns (at least two).
+  While examples are shrunk only the active entries of a new column are
+  computed, the others marked missing (NaN) and filled in when a larger set
+  needs them (see ``fetch_col``). CSR data: columns through the columns of X
+  or by per-example dot products, whichever costs fewer operations.
+  A precomputed kernel's Gram rows are the columns (nothing computed).
+* ``n_kernel_evals``: every kernel value computed (the l diagonal values for
+  non-rbf kernels, once, as in the first path; the entries of every column
+  computed, including its diagonal entry).
 """
 import numpy as np
 cimport numpy as cnp
-from libc.math cimport fabs, isfinite, INFINITY
+from libc.math cimport fabs, isfinite, isnan, INFINITY, NAN
 from cpython.exc cimport PyErr_CheckSignals
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
-from _rows cimport Rows, Cols, rows_init, cols_init
+from _rows cimport Rows, Cols, rows_init, cols_init, get_row
 from _kernel cimport (KernelSpec, kernel_spec, kernel_ij, kernel_row, kernel_row_by_columns,
                      KERNEL_RBF, KERNEL_PRECOMPUTED)
 
@@ -867,3 +924,631 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
     stats = {"n_F": int(S.n_f), "n_F_evals": int(S.n_f_evals), "n_examine": int(n_examine)}
     return (alpha_arr, 0.5 * (S.b_up + S.b_low), int(S.n_steps), int(k.n_evals),
             bool(converged), S.b_up, S.b_low, S.obj, stats)
+
+
+# ===========================================================================
+# The second solver path: second-order working sets, shrinking, column cache
+# ===========================================================================
+# See the module docstring's second part ("working_set='second_order'") for the
+# sources and the sign conventions. Everything below is kept in Keerthi's
+# variables: F_i = sum_j alpha_j y_j K_ij - y_i = y_i G_i, with G = Q alpha - e
+# LIBSVM's gradient (Q_ij = y_i y_j K_ij), so the kernel columns are cached as
+# K (not Q) and no sign is multiplied in the inner loops.
+
+cdef double TAU = 1e-12   # Fan, Chen, Lin (2005): a curvature a_ts <= 0 is replaced by tau
+
+
+cdef struct WSolver:
+    Rows* X
+    KernelSpec* k
+    double* y
+    double* alpha
+    double* F          # F_i, exact on the active set (all examples when nothing is shrunk)
+    double* Fbar       # sum over alpha_j = C of C y_j K_ij, for every i (LIBSVM's G_bar, times y_i)
+    double* kdiag
+    int* active        # the active (unshrunk) examples, ascending; all of 0..l-1 when na == l
+    int na
+    int l
+    double C
+    double tol
+    double b_up        # min F over I_up, max F over I_low: over the active set, after select_pair
+    double b_low
+    double obj         # dual objective W, maintained through the steps (for the trace)
+    long long n_steps
+    double* gram       # precomputed kernel: the Gram matrix, whose rows are the columns
+    RowCache* cache    # LRU of kernel columns K(:, i), l doubles a slot, capacity from cache_size
+    int* col_gen       # per slot: the shrinking phase in which its active entries were computed
+    char* col_full     # per slot: all l entries valid
+    int gen            # shrinking phase, + 1 each time the active set grows back to all examples
+    Probe* p
+    Cols* XT           # CSR data: X by columns (whole columns through the columns of X), else NULL
+    double* dots       # zeroed buffer of l doubles for kernel_row_by_columns
+    double nnz_per_row # CSR: mean nonzeros per row (the cost model of _compute_entries)
+    double* tmp        # l doubles: kernel values of an index list before they are scattered
+    int* idx           # l ints: scratch index list
+    long long hist_every
+    long long hist_n
+    long long hist_cap
+    long long* hist_it
+    double* hist_obj
+    double* hist_t
+
+
+cdef inline bint w_in_up(const WSolver* S, int i) noexcept nogil:
+    # I_up = I0 + I1 + I2 (LIBSVM's I_up(alpha)): alpha_i may move so that F_i's
+    # partner term y_i alpha_i increases
+    if S.y[i] > 0:
+        return S.alpha[i] < S.C
+    return S.alpha[i] > 0.0
+
+
+cdef inline bint w_in_low(const WSolver* S, int i) noexcept nogil:
+    # I_low = I0 + I3 + I4 (LIBSVM's I_low(alpha))
+    if S.y[i] > 0:
+        return S.alpha[i] > 0.0
+    return S.alpha[i] < S.C
+
+
+cdef void _compute_entries(WSolver* S, int i, const int* js, int m, double* col) noexcept nogil:
+    """col[j] = K(x_i, x_j) for the m examples j of the list js (js NULL: all
+    l examples, written in place), computed and counted (m values).
+
+    CSR data: through the columns of X (``kernel_row_by_columns``: its cost is
+    the nonzeros of the columns x_i touches, whatever m is) or by one dot
+    product per example with x_i scattered into the probe (cost about m times
+    the mean nonzeros of a row), whichever the counts say is cheaper: on a
+    shrunk active set the second is, on the whole set the first. Both give
+    the same values bitwise (see ``probe_load``)."""
+    cdef int t, f
+    cdef int* ind
+    cdef double* val
+    cdef int nnz
+    cdef double cost_cols
+    cdef bint by_columns = False
+    if S.XT != NULL:
+        get_row(S.X, i, &ind, &val, &nnz)
+        cost_cols = m
+        for t in range(nnz):
+            f = ind[t]
+            cost_cols += S.XT.indptr[f + 1] - S.XT.indptr[f]
+        by_columns = cost_cols <= m * S.nnz_per_row + nnz
+    if js == NULL:
+        if by_columns:
+            kernel_row_by_columns(S.k, S.X, i, S.XT, NULL, m, col, S.dots)
+        else:
+            probe_load(S.X, S.p, i)
+            kernel_row(S.k, &S.p.R, S.p.row, S.X, NULL, m, col)
+        return
+    if by_columns:
+        kernel_row_by_columns(S.k, S.X, i, S.XT, js, m, S.tmp, S.dots)
+    else:
+        probe_load(S.X, S.p, i)
+        kernel_row(S.k, &S.p.R, S.p.row, S.X, js, m, S.tmp)
+    for t in range(m):
+        col[js[t]] = S.tmp[t]
+
+
+cdef void _fill_missing(WSolver* S, int i, double* col, const int* js, int m) noexcept nogil:
+    """Compute the entries of column i still marked missing (NaN) among the m
+    examples of js (NULL: all l)."""
+    cdef int t, j, n = 0
+    for t in range(m):
+        j = t if js == NULL else js[t]
+        if isnan(col[j]):
+            S.idx[n] = j
+            n += 1
+    if n > 0:
+        _compute_entries(S, i, S.idx, n, col)
+
+
+cdef double* fetch_col(WSolver* S, int i, bint full) noexcept nogil:
+    """The kernel column K(:, i), valid on the active set (``full``: on all l
+    examples), from the LRU cache (Chang & Lin 2011, Sec. 5) or computed into
+    its least recently used slot (Chang & Lin 2011, Sec. 5.2).
+
+    While examples are shrunk only the active entries are computed (as LIBSVM's
+    get_Q(i, active_size)); the others are marked missing (NaN) and filled in
+    when the column is needed on a larger set: all examples (``full``, or the
+    active set grown back to all), or the active set of a later shrinking phase
+    (``col_gen``: within one phase the active set only shrinks, so the entries
+    computed for it stay sufficient). A slot holds l values whatever is valid
+    in it, so the budget in bytes is capacity * l * 8 <= cache_size MB."""
+    cdef RowCache* c = S.cache
+    cdef int s, t
+    cdef double* col
+    if S.gram != NULL:
+        return S.gram + <Py_ssize_t> i * S.l
+    s = c.slot_of[i]
+    if s >= 0:
+        _lru_unlink(c, s)
+        _lru_push_front(c, s)
+        col = c.store + <Py_ssize_t> s * c.l
+        if S.col_full[s]:
+            return col
+        if full or S.na == S.l:
+            _fill_missing(S, i, col, NULL, S.l)
+            S.col_full[s] = 1
+        elif S.col_gen[s] != S.gen:
+            _fill_missing(S, i, col, S.active, S.na)
+            S.col_gen[s] = S.gen
+        return col
+    if c.used < c.capacity:
+        s = c.used
+        c.used += 1
+    else:
+        s = c.tail
+        _lru_unlink(c, s)
+        c.slot_of[c.owner[s]] = -1
+    c.owner[s] = i
+    c.slot_of[i] = s
+    _lru_push_front(c, s)
+    col = c.store + <Py_ssize_t> s * c.l
+    if full or S.na == S.l:
+        _compute_entries(S, i, NULL, S.l, col)
+        S.col_full[s] = 1
+    else:
+        for t in range(S.l):
+            col[t] = NAN
+        _compute_entries(S, i, S.active, S.na, col)
+        S.col_full[s] = 0
+        S.col_gen[s] = S.gen
+    col[i] = S.kdiag[i]  # the diagonal as used everywhere else (K_ii = 1 for rbf)
+    return col
+
+
+cdef int select_pair(WSolver* S, int* out_i, int* out_j) noexcept nogil:
+    """WSS 2 of Fan, Chen, Lin (2005) over the active set, in F: i = argmin of
+    F over I_up (their i = argmax -y_t G_t, i.e. Keerthi's i_up, b_up = F_i);
+    j = argmin over t in I_low with F_t > b_up of -(F_t - b_up)^2 / a_it,
+    a_it = K_ii + K_tt - 2 K_it (their -b_it^2 / a_it with b_it = F_t - F_i; a_it <=
+    0 replaced by tau). Also sets S.b_up and S.b_low = max of F over I_low.
+    Returns 1 when the active set is optimal: b_up > b_low - 2 tol, Keerthi's
+    test and the current path's, which is LIBSVM's m(alpha) - M(alpha) < eps
+    with m = -b_up, M = -b_low and eps = 2 tol."""
+    cdef int t, s, i = -1, j = -1
+    cdef double b_up = INFINITY, b_low = -INFINITY, Fs, diff, quad, o, best = INFINITY
+    cdef double Kii
+    cdef double* Ki
+    cdef bint all_active = S.na == S.l
+    for t in range(S.na):
+        s = t if all_active else S.active[t]
+        Fs = S.F[s]
+        if w_in_up(S, s) and Fs < b_up:
+            b_up = Fs
+            i = s
+        if w_in_low(S, s) and Fs > b_low:
+            b_low = Fs
+    S.b_up = b_up
+    S.b_low = b_low
+    if i < 0 or b_up > b_low - 2.0 * S.tol:
+        return 1
+    Ki = fetch_col(S, i, False)
+    Kii = S.kdiag[i]
+    for t in range(S.na):
+        s = t if all_active else S.active[t]
+        Fs = S.F[s]
+        diff = Fs - b_up
+        if diff > 0.0 and w_in_low(S, s):
+            quad = Kii + S.kdiag[s] - 2.0 * Ki[s]
+            if quad <= 0.0:
+                quad = TAU
+            o = -diff * diff / quad
+            if o <= best:
+                best = o
+                j = s
+    if j < 0:
+        return 1
+    out_i[0] = i
+    out_j[0] = j
+    return 0
+
+
+cdef void _update_Fbar(WSolver* S, int i, double was, double now) noexcept nogil:
+    """Keep Fbar when alpha_i moves onto or off the upper bound C (LIBSVM's
+    G_bar update, over all l examples: shrunk ones need it to be rebuilt)."""
+    cdef bint at_c_before = was == S.C, at_c_now = now == S.C
+    cdef double c
+    cdef double* col
+    cdef int t
+    if at_c_before == at_c_now:
+        return
+    c = S.C * S.y[i] if at_c_now else -S.C * S.y[i]
+    col = fetch_col(S, i, True)
+    for t in range(S.l):
+        S.Fbar[t] += c * col[t]
+
+
+cdef int take_pair(WSolver* S, int i, int j) noexcept nogil:
+    """Solve the two-variable subproblem on (i, j), i in I_up, j in I_low, F_j >
+    F_i, and update F on the active set. The feasible direction is d_i = y_i s,
+    d_j = -y_j s (s >= 0 keeps sum y alpha), along which W changes by
+    s (F_i - F_j) + s^2 a_ij / 2; the minimiser s = (F_j - F_i) / a_ij (a_ij
+    <= 0 replaced by tau, Fan et al.) is clipped to the box. A variable whose
+    clip is reached is set on its bound exactly, so the index sets are decided
+    by exact comparisons. Returns 0 when neither multiplier changed (the step
+    is below the multipliers' rounding: a stall), 1 otherwise."""
+    cdef double* Ki = fetch_col(S, i, False)
+    cdef double* Kj          # fetched second: capacity >= 2 keeps column i
+    cdef double yi = S.y[i], yj = S.y[j], ai = S.alpha[i], aj = S.alpha[j]
+    cdef double Fi = S.F[i], Fj = S.F[j], kii = S.kdiag[i], kjj = S.kdiag[j], kij
+    cdef double quad, step, room_i, room_j, ni, nj, di, dj, ci, cj
+    cdef int t, s
+    Kj = fetch_col(S, j, False)
+    kij = Ki[j]
+    quad = kii + kjj - 2.0 * kij
+    step = (Fj - Fi) / (quad if quad > 0.0 else TAU)
+    room_i = S.C - ai if yi > 0 else ai      # how far s may go before alpha_i meets its bound
+    room_j = aj if yj > 0 else S.C - aj
+    if step >= room_i or step >= room_j:
+        if room_i <= room_j:
+            step = room_i
+            ni = S.C if yi > 0 else 0.0
+            if room_j == room_i:
+                nj = 0.0 if yj > 0 else S.C
+            else:
+                nj = aj - yj * step
+        else:
+            step = room_j
+            nj = 0.0 if yj > 0 else S.C
+            ni = ai + yi * step
+    else:
+        ni = ai + yi * step
+        nj = aj - yj * step
+    # rounding can leave a sum an ulp outside the box
+    ni = min(max(ni, 0.0), S.C)
+    nj = min(max(nj, 0.0), S.C)
+    if ni == ai and nj == aj:
+        return 0
+    di = ni - ai
+    dj = nj - aj
+    S.obj += yi * Fi * di + yj * Fj * dj + 0.5 * (kii * di * di + kjj * dj * dj) \
+        + yi * yj * kij * di * dj
+    ci = yi * di
+    cj = yj * dj
+    if S.na == S.l:
+        for t in range(S.l):
+            S.F[t] += ci * Ki[t] + cj * Kj[t]
+    else:
+        for t in range(S.na):
+            s = S.active[t]
+            S.F[s] += ci * Ki[s] + cj * Kj[s]
+    S.alpha[i] = ni
+    S.alpha[j] = nj
+    _update_Fbar(S, i, ai, ni)
+    _update_Fbar(S, j, aj, nj)
+    S.n_steps += 1
+    if S.hist_every > 0 and S.n_steps % S.hist_every == 0 and S.hist_n < S.hist_cap:
+        S.hist_it[S.hist_n] = S.n_steps
+        S.hist_obj[S.hist_n] = S.obj
+        S.hist_t[S.hist_n] = _now()
+        S.hist_n += 1
+    return 1
+
+
+cdef void reconstruct_and_unshrink(WSolver* S) noexcept nogil:
+    """Make every example active again with its exact F (Chang & Lin 2011,
+    Sec. 5.1, gradient reconstruction): for a shrunk example k, F_k = Fbar_k - y_k +
+    sum over free j of alpha_j y_j K_kj (the bounded-at-C part is Fbar, the
+    zeros add nothing; free examples are never shrunk, so they are active).
+    As LIBSVM, the kernel values come either from the columns of the free
+    examples on all l entries or from the columns of the shrunk examples on
+    the active entries, whichever computes fewer."""
+    cdef int t, u, k, j, n_free = 0, n_inactive
+    cdef double s
+    cdef double* col
+    if S.na == S.l:
+        return
+    n_inactive = S.l - S.na
+    for t in range(S.na):
+        if S.alpha[S.active[t]] > 0.0 and S.alpha[S.active[t]] < S.C:
+            n_free += 1
+    # the shrunk examples listed after the active ones (S.active has room for
+    # l; both parts ascending), each starting from F_k = Fbar_k - y_k
+    u = 0
+    t = 0
+    for k in range(S.l):
+        if t < S.na and S.active[t] == k:
+            t += 1
+        else:
+            S.active[S.na + u] = k
+            u += 1
+    for u in range(n_inactive):
+        k = S.active[S.na + u]
+        S.F[k] = S.Fbar[k] - S.y[k]
+    if <double> n_free * S.l > 2.0 * S.na * n_inactive:
+        # many free examples: one column per shrunk example, on the active entries
+        for u in range(n_inactive):
+            k = S.active[S.na + u]
+            col = fetch_col(S, k, False)
+            s = 0.0
+            for t in range(S.na):
+                j = S.active[t]
+                if S.alpha[j] > 0.0 and S.alpha[j] < S.C:
+                    s += S.alpha[j] * S.y[j] * col[j]
+            S.F[k] += s
+    else:
+        # few free examples: their whole columns
+        for t in range(S.na):
+            j = S.active[t]
+            if S.alpha[j] > 0.0 and S.alpha[j] < S.C:
+                col = fetch_col(S, j, True)
+                s = S.alpha[j] * S.y[j]
+                for u in range(n_inactive):
+                    k = S.active[S.na + u]
+                    S.F[k] += s * col[k]
+    for k in range(S.l):
+        S.active[k] = k
+    S.na = S.l
+    S.gen += 1
+
+
+cdef bint _be_shrunk(const WSolver* S, int k, double b_up, double b_low) noexcept nogil:
+    """LIBSVM's be_shrunk in F: an example on a bound that is in I_up only
+    (y = +1 at 0, y = -1 at C) can pair only with an I_low example of larger
+    F, so it is set aside while F_k > b_low; one in I_low only (y = +1 at C, y
+    = -1 at 0) while F_k < b_up. Free examples stay."""
+    cdef double a = S.alpha[k]
+    if a > 0.0 and a < S.C:
+        return False
+    if (S.y[k] > 0) == (a == 0.0):   # in I_up only
+        return S.F[k] > b_low
+    return S.F[k] < b_up
+
+
+cdef void do_shrinking(WSolver* S, bint* unshrunk) noexcept nogil:
+    """Chang & Lin (2011), Sec. 5.1 (LIBSVM's do_shrinking): b_up and b_low on
+    the active set; the first time the gap b_low - b_up falls to 10 eps (eps =
+    2 tol) every example is made active again with its exact F, so the
+    shrinking decisions of the end game are taken on the whole set; then the
+    examples that satisfy _be_shrunk leave the active set (kept ascending)."""
+    cdef int t, s, n = 0
+    cdef double b_up = INFINITY, b_low = -INFINITY, Fs
+    for t in range(S.na):
+        s = S.active[t]
+        Fs = S.F[s]
+        if w_in_up(S, s) and Fs < b_up:
+            b_up = Fs
+        if w_in_low(S, s) and Fs > b_low:
+            b_low = Fs
+    if not unshrunk[0] and b_low - b_up <= 10.0 * 2.0 * S.tol:
+        unshrunk[0] = True
+        reconstruct_and_unshrink(S)
+    for t in range(S.na):
+        s = S.active[t]
+        if not _be_shrunk(S, s, b_up, b_low):
+            S.active[n] = s
+            n += 1
+    S.na = n
+
+
+cdef void _flush_w(WSolver* S, object history, tuple buffers):
+    """_flush_trace for the second path's samples."""
+    cdef Py_ssize_t n = S.hist_n
+    if n:
+        history.record_batch(buffers[0][:n], buffers[1][:n], buffers[2][:n])
+    S.hist_n = 0
+
+
+def smo_solve_second_order(tuple x, const double[::1] y, double C, int kind, double gamma,
+                           double coef0, int degree, double tol, double cache_size,
+                           bint shrinking, long long max_iter, object history,
+                           const double[::1] alpha0=None, tuple columns=None,
+                           long long history_every=0):
+    """Train the binary SVM on rows ``x`` with second-order working sets,
+    shrinking and a kernel-column cache (see the module docstring's second part).
+
+    Arguments as ``smo_solve`` (``kind``..``degree`` the kernel, ``columns`` the
+    CSR matrix by columns, ``alpha0`` a feasible start); ``cache_size`` in MB
+    bounds the column cache (at least two columns); ``shrinking`` as LIBSVM's
+    -h. ``max_iter`` counts successful steps (pairs whose multipliers changed).
+
+    Returns the tuple of ``smo_solve``, ``(alpha, b, n_iter, n_kernel_evals,
+    converged, b_up, b_low, objective, stats)``, with b = (b_up + b_low) / 2,
+    b_up and b_low taken over every example with exact F at the end (shrunk
+    examples reconstructed), ``converged`` True exactly when b_up > b_low - 2
+    tol there, ``objective`` W = 1/2 sum_i alpha_i (y_i F_i - 1) from the
+    final F, and ``stats`` with ``n_F`` = ``n_F_evals`` = 0 (no F is computed
+    from scratch after the start), ``n_examine`` = 0, ``n_unshrink`` (gradient
+    reconstructions) and ``stalled`` (True when a selected pair's step was
+    below rounding, which ends the solve unconverged).
+    """
+    cdef Rows X
+    keep = rows_init(&X, x[0], x[1], x[2], x[3], x[4], x[5], x[6])
+    cdef int l = X.n_rows
+    if l < 2 or y.shape[0] != l:
+        raise ValueError("need at least two examples and one label per row")
+    cdef KernelSpec k = kernel_spec(kind, gamma, coef0, degree)
+    cdef cnp.ndarray[cnp.float64_t, ndim=1] y_arr = np.ascontiguousarray(y, dtype=np.float64)
+    cdef cnp.ndarray[cnp.float64_t, ndim=1] alpha_arr = np.zeros(l)
+    cdef cnp.ndarray[cnp.float64_t, ndim=1] F_arr = -y_arr   # alpha = 0: F_i = -y_i
+    cdef cnp.ndarray[cnp.float64_t, ndim=1] Fbar_arr = np.zeros(l)
+    cdef cnp.ndarray[cnp.float64_t, ndim=1] kdiag_arr = np.ones(l)
+    cdef cnp.ndarray[cnp.int32_t, ndim=1] active_arr = np.arange(l, dtype=np.int32)
+    cdef cnp.ndarray[cnp.float64_t, ndim=1] tmp_arr = np.zeros(l)
+    cdef cnp.ndarray[cnp.int32_t, ndim=1] idx_arr = np.zeros(l, dtype=np.int32)
+    cdef int nf = max(X.n_features, 1)
+    cdef cnp.ndarray[cnp.float64_t, ndim=1] buf = np.zeros(nf)
+    cdef cnp.ndarray[cnp.int32_t, ndim=1] cols = np.arange(nf, dtype=np.int32)
+    cdef cnp.ndarray[cnp.float64_t, ndim=1] store_arr
+    cdef cnp.ndarray[cnp.int32_t, ndim=1] slot_arr, owner_arr, prev_arr, next_arr, gen_arr
+    cdef cnp.ndarray[cnp.int8_t, ndim=1] full_arr
+    cdef cnp.ndarray[cnp.float64_t, ndim=1] dots_arr
+    cdef WSolver S
+    cdef RowCache cache
+    cdef Probe probe
+    cdef Cols XT
+    cdef int i, j, t, capacity, counter, n_unshrink = 0
+    cdef bint optimal = False, stalled = False, unshrunk = False
+    cdef long long calls = 0
+    cdef double a, balance = 0.0, total = 0.0, snap0, largest = 0.0, c
+    cdef double* col
+
+    if not (np.any(y_arr > 0) and np.any(y_arr < 0)):
+        raise ValueError("y must contain both classes (+1 and -1)")
+    S.X = &X
+    S.k = &k
+    S.y = &y_arr[0]
+    S.alpha = &alpha_arr[0]
+    S.F = &F_arr[0]
+    S.Fbar = &Fbar_arr[0]
+    S.kdiag = &kdiag_arr[0]
+    S.active = <int*> &active_arr[0]
+    S.na = l
+    S.l = l
+    S.C = C
+    S.tol = tol
+    S.obj = 0.0
+    S.n_steps = 0
+    S.gram = NULL
+    S.cache = &cache
+    S.gen = 0
+    S.p = &probe
+    S.tmp = &tmp_arr[0]
+    S.idx = <int*> &idx_arr[0]
+    S.XT = NULL
+    S.dots = NULL
+    S.nnz_per_row = 0.0
+    _probe_init(&probe, &X, &buf[0], <int*> &cols[0])
+    S.hist_every = history_every if history is not None else 0
+    S.hist_n = 0
+    S.hist_cap = 4096
+    hist_it_arr = np.empty(S.hist_cap, dtype=np.int64)
+    hist_obj_arr = np.empty(S.hist_cap)
+    hist_t_arr = np.empty(S.hist_cap)
+    S.hist_it = <long long*> cnp.PyArray_DATA(hist_it_arr)
+    S.hist_obj = <double*> cnp.PyArray_DATA(hist_obj_arr)
+    S.hist_t = <double*> cnp.PyArray_DATA(hist_t_arr)
+    hist_buffers = (hist_it_arr, hist_t_arr, hist_obj_arr)
+
+    if kind != KERNEL_RBF:  # as smo_solve: the diagonal computed (and counted) once
+        for i in range(l):
+            kdiag_arr[i] = kernel_ij(&k, &X, i, &X, i)
+            if not isfinite(kdiag_arr[i]):
+                raise ValueError(f"K(x_{i}, x_{i}) = {kdiag_arr[i]!r} before the first step: the "
+                                 f"kernel values overflow float64 (scale the features, or lower "
+                                 f"gamma / degree)")
+    if kind == KERNEL_PRECOMPUTED:
+        if not X.dense or X.n_features != l:
+            raise ValueError("a precomputed kernel needs the dense l x l Gram matrix")
+        S.gram = X.data   # its rows are the columns: nothing computed or cached
+        capacity = 2
+    else:
+        capacity = <int> min(<double> l, cache_size * 1048576.0 / (8.0 * l))
+        capacity = max(capacity, 2)
+    # (with a precomputed kernel the cache below is allocated but never used)
+    store_arr = np.empty(<Py_ssize_t> capacity * l if S.gram == NULL else 1)
+    slot_arr = _minus_ones(l)
+    owner_arr = _minus_ones(capacity)
+    prev_arr = _minus_ones(capacity)
+    next_arr = _minus_ones(capacity)
+    gen_arr = np.zeros(capacity, dtype=np.int32)
+    full_arr = np.zeros(capacity, dtype=np.int8)
+    cache.store = &store_arr[0]
+    cache.slot_of = <int*> &slot_arr[0]
+    cache.owner = <int*> &owner_arr[0]
+    cache.prev = <int*> &prev_arr[0]
+    cache.next = <int*> &next_arr[0]
+    cache.head = -1
+    cache.tail = -1
+    cache.used = 0
+    cache.capacity = capacity
+    cache.l = l
+    S.col_gen = <int*> &gen_arr[0]
+    S.col_full = <char*> &full_arr[0]
+    if S.gram == NULL and not X.dense and columns is not None:
+        keep_cols = cols_init(&XT, columns[0], columns[1], columns[2])
+        dots_arr = np.zeros(l)
+        S.XT = &XT
+        S.dots = &dots_arr[0]
+        S.nnz_per_row = X.indptr[l] / <double> l
+
+    if alpha0 is not None:
+        # a feasible start (warm start), checked and put on the bounds as smo_solve's
+        if alpha0.shape[0] != l:
+            raise ValueError(f"alpha0 has {alpha0.shape[0]} entries for {l} examples")
+        for i in range(l):
+            if alpha0[i] > largest:
+                largest = alpha0[i]
+        snap0 = (2.0 * 1e-12 + 1e-15) * largest
+        for i in range(l):
+            a = alpha0[i]
+            if not (0.0 <= a <= C):
+                raise ValueError(f"alpha0[{i}] = {a!r} is outside [0, C = {C!r}]")
+            if a < snap0:
+                a = 0.0
+            elif a > C - (2.0 * 1e-12 + 1e-15) * C:
+                a = C
+            alpha_arr[i] = a
+            balance += y_arr[i] * a
+            total += a
+        if abs(balance) > 1e-9 * max(total, 1.0):
+            raise ValueError(f"alpha0 violates sum_i y_i alpha_i = 0 (it is {balance!r})")
+        # F and Fbar from the columns of the nonzero multipliers (as LIBSVM's
+        # gradient initialisation); the columns stay cached for the steps
+        with nogil:
+            for j in range(l):
+                a = S.alpha[j]
+                if a > 0.0:
+                    col = fetch_col(&S, j, True)
+                    c = a * S.y[j]
+                    for t in range(l):
+                        S.F[t] += c * col[t]
+                    if a == C:
+                        c = C * S.y[j]
+                        for t in range(l):
+                            S.Fbar[t] += c * col[t]
+        for i in range(l):
+            S.obj += 0.5 * S.alpha[i] * (S.y[i] * S.F[i] - 1.0)
+
+    # the main loop (LIBSVM's Solver::Solve): shrink every min(l, 1000) steps;
+    # when the active set is optimal, rebuild F on every example and test again
+    counter = min(l, 1000) + 1
+    while S.n_steps < max_iter:
+        with nogil:
+            while S.n_steps < max_iter:
+                if shrinking:
+                    counter -= 1
+                    if counter == 0:
+                        counter = min(l, 1000)
+                        do_shrinking(&S, &unshrunk)
+                if select_pair(&S, &i, &j):
+                    if S.na == l:
+                        optimal = True
+                        break
+                    reconstruct_and_unshrink(&S)
+                    n_unshrink += 1
+                    if select_pair(&S, &i, &j):
+                        optimal = True
+                        break
+                    counter = 1   # shrink again at the next step
+                if not take_pair(&S, i, j):
+                    stalled = True
+                    break
+                calls += 1
+                if calls % 1024 == 0:
+                    break   # out of nogil: poll Ctrl-C, flush the trace
+        PyErr_CheckSignals()
+        if history is not None and (S.hist_n * 2 >= S.hist_cap or optimal or stalled):
+            _flush_w(&S, history, hist_buffers)
+        if optimal or stalled:
+            break
+
+    # the final state on every example: exact F, b_up / b_low over all
+    with nogil:
+        if S.na < l:
+            reconstruct_and_unshrink(&S)
+            n_unshrink += 1
+        if not optimal:
+            select_pair(&S, &i, &j)   # only for b_up / b_low over all examples
+    converged = bool(S.b_up > S.b_low - 2.0 * tol)
+    obj = 0.0
+    for i in range(l):
+        obj += 0.5 * S.alpha[i] * (S.y[i] * S.F[i] - 1.0)
+    if history is not None:
+        _flush_w(&S, history, hist_buffers)
+        history(S.n_steps, obj)
+    stats = {"n_F": 0, "n_F_evals": 0, "n_examine": 0, "n_unshrink": int(n_unshrink),
+             "stalled": bool(stalled)}
+    return (alpha_arr, 0.5 * (S.b_up + S.b_low), int(S.n_steps), int(k.n_evals),
+            converged, S.b_up, S.b_low, obj, stats)
+

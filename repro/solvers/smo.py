@@ -11,14 +11,19 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, Options
 
-from .._kernels.smo import smo_solve
+from .._kernels.smo import smo_solve, smo_solve_second_order
 from ._kernel_model import KernelExpansionMixin
 from ._validation import as_columns_input, as_rows_input
 from .base import KERNEL_CONSTRAINTS, KKT_TOL, BaseSVMClassifier, shared_constraints
 
 
 def _solve(estimator, X, y, history, *, C, modification, tol, kernel_cache,
-           cache_size, eps_step, max_iter, seed=None, alpha0=None):
+           cache_size, eps_step, max_iter, seed=None, alpha0=None,
+           working_set="keerthi", shrinking=True):
+    if working_set == "second_order":
+        return _solve_second_order(estimator, X, y, history, C=C, tol=tol,
+                                   cache_size=cache_size, shrinking=shrinking,
+                                   max_iter=max_iter, alpha0=alpha0, eps_step=eps_step)
     order = None
     if seed is not None:
         order = np.random.default_rng(seed).permutation(X.shape[0]).astype(np.int32)
@@ -68,6 +73,60 @@ def _solve(estimator, X, y, history, *, C, modification, tol, kernel_cache,
         "alpha": alpha,
         "C": C,
         **stats,
+    }
+
+
+def _solve_second_order(estimator, X, y, history, *, C, tol, cache_size, shrinking,
+                        max_iter, alpha0, eps_step):
+    """``working_set='second_order'``: ``smo_solve_second_order`` (pyx/smo.pyx,
+    the second part of its docstring). Its stopping rule is the Keerthi path's:
+    LIBSVM's m(alpha) - M(alpha) < eps with m = -b_up, M = -b_low (F_i = y_i
+    G_i, LIBSVM's gradient G times y_i) and eps = 2 tol is b_up > b_low - 2 tol,
+    tested on every example with exact F before ``converged`` is True; the
+    final feasibility check below is the same function."""
+    rows = as_rows_input(X)
+    columns = None
+    if not rows[6] and not estimator._precomputed():
+        columns = as_columns_input(rows)
+    alpha, b, n_iter, n_evals, converged, b_up, b_low, objective, stats = smo_solve_second_order(
+        rows, y, float(C), *estimator._kernel_args(), float(tol), float(cache_size),
+        bool(shrinking), int(max_iter), history if history.every else None, alpha0, columns,
+        int(history.every or 0),
+    )
+    gap = b_low - b_up
+    stop = {}
+    if not converged and stats["stalled"]:
+        stop = {"limit": "a step below rounding (the selected pair could not move)",
+                "parameter": "tol",
+                "detail": f"the optimality test b_up > b_low - 2 tol did not hold after "
+                          f"{n_iter} steps: b_low - b_up = {gap:.3g}, tol = {tol}; the working "
+                          f"pair's step changed neither multiplier"}
+    elif not converged:
+        stop = {"limit": f"max_iter={max_iter} successful steps", "parameter": "max_iter",
+                "detail": f"the optimality test b_up > b_low - 2 tol did not hold: "
+                          f"b_low - b_up = {gap:.3g}, tol = {tol}"}
+    # the second path does not snap multipliers by eps_step: its box steps put a
+    # multiplier on its bound exactly, and the equality moves by rounding only
+    failed = _check_solution(estimator, alpha, y, C, b, objective, n_iter, eps_step)
+    if failed and stop:
+        stop["detail"] += f"; and the final check of the solution failed: {failed}"
+    elif failed:
+        converged, stop = False, {"limit": "the final check of the solution", "parameter": None,
+                                  "detail": failed}
+    support = np.flatnonzero(alpha > 0)
+    return {
+        "support": support,
+        "dual_coef": alpha[support] * y[support],
+        "intercept": -b,
+        "n_iter": n_iter,
+        "n_kernel_evals": n_evals,
+        "converged": converged,
+        **stop,
+        "gap": gap,
+        "objective": objective,
+        "alpha": alpha,
+        "C": C,
+        **{key: stats[key] for key in ("n_F", "n_F_evals", "n_examine")},
     }
 
 
@@ -197,6 +256,27 @@ class SMO(_WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
         steps, plus the last. A sample costs about a microsecond of Python,
         left out of the trace's time but not of the fit's: the default keeps
         it near 1% of a small problem's steps. None: no trace.
+    working_set : {'keerthi', 'second_order'}, default='keerthi'
+        'keerthi': the solver above (Keerthi's Modifications, count or fast
+        mode; the path the GS-SVM paper's tables use). 'second_order': a second
+        solver path as LIBSVM's (``smo_solve_second_order`` in pyx/smo.pyx):
+        the full gradient F kept for every example, the working pair chosen by
+        the second-order rule of Fan, Chen and Lin (2005, WSS 2, tau = 1e-12
+        for non-positive curvature), shrinking with the gradient rebuilt from
+        Fbar before the final test, and an LRU kernel-column cache within
+        ``cache_size`` MB (used whatever ``kernel_cache`` says). Its stopping
+        rule is this one, ``b_up > b_low - 2 tol`` on every example
+        (LIBSVM's m(alpha) - M(alpha) < eps with eps = 2 tol), so
+        ``converged_`` means the same; ``max_iter`` counts successful steps
+        (pairs whose multipliers changed); ``n_kernel_evals_`` counts the
+        kernel values it computed. ``modification``, ``kernel_cache``,
+        ``eps_step`` and ``random_state`` do not apply to it (``fit_stats_``'s
+        ``n_F``, ``n_F_evals`` and ``n_examine`` are 0). The optimum is the
+        same within ``tol``; the multipliers are not bitwise those of the
+        Keerthi path.
+    shrinking : bool, default=True
+        ``working_set='second_order'`` only: LIBSVM's shrinking heuristic
+        (False: every example stays active; same optimum within ``tol``).
 
     Attributes
     ----------
@@ -235,12 +315,14 @@ class SMO(_WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
         "cache_size": [Interval(Real, 0, None, closed="neither")],
         "eps_step": [Interval(Real, 0, None, closed="left")],
         "warm_start": ["boolean"],
+        "working_set": [Options(str, {"keerthi", "second_order"})],
+        "shrinking": ["boolean"],
     }
 
     def __init__(self, C=1.0, kernel="rbf", gamma=0.05, coef0=0.0, degree=3,
                  modification=2, tol=1e-3, kernel_cache=False, cache_size=200,
                  eps_step=1e-12, max_iter=10_000_000, random_state=None, warm_start=False,
-                 history_every=100):
+                 history_every=100, working_set="keerthi", shrinking=True):
         self.C = C
         self.kernel = kernel
         self.gamma = gamma
@@ -255,14 +337,18 @@ class SMO(_WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
         self.random_state = random_state
         self.warm_start = warm_start
         self.history_every = history_every
+        self.working_set = working_set
+        self.shrinking = shrinking
 
     def _fit_binary(self, X, y, history):
+        second = self.working_set == "second_order"
         return _solve(self, X, y, history, C=self.C, modification=self.modification,
                       tol=self.tol, kernel_cache=self.kernel_cache,
                       cache_size=self.cache_size, eps_step=self.eps_step,
                       max_iter=self.max_iter,
-                      seed=None if self.random_state is None else self._seed(),
-                      alpha0=self._next_alpha0())
+                      seed=None if self.random_state is None or second else self._seed(),
+                      alpha0=self._next_alpha0(), working_set=self.working_set,
+                      shrinking=self.shrinking)
 
     def _set_fitted(self, results, X):
         _set_smo_fitted(self, results, X)
@@ -309,6 +395,9 @@ class HardMarginSVM(_WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
         largest C of a grid).
     history_every : int or None, default=100
         As in :class:`SMO`.
+    working_set : {'keerthi', 'second_order'}, default='keerthi'
+        As in :class:`SMO`: 'second_order' solves with the second path (Fan,
+        Chen, Lin's working sets, shrinking, the 200 MB column cache).
 
     Attributes
     ----------
@@ -320,10 +409,12 @@ class HardMarginSVM(_WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
         **shared_constraints("C", "max_iter", "history_every"),
         "tol": KKT_TOL,
         "warm_start": ["boolean"],
+        "working_set": [Options(str, {"keerthi", "second_order"})],
     }
 
     def __init__(self, kernel="rbf", gamma=0.05, coef0=0.0, degree=3, C=1e6,
-                 tol=1e-3, max_iter=10_000_000, warm_start=False, history_every=100):
+                 tol=1e-3, max_iter=10_000_000, warm_start=False, history_every=100,
+                 working_set="keerthi"):
         self.kernel = kernel
         self.gamma = gamma
         self.coef0 = coef0
@@ -333,11 +424,13 @@ class HardMarginSVM(_WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
         self.max_iter = max_iter
         self.warm_start = warm_start
         self.history_every = history_every
+        self.working_set = working_set
 
     def _fit_binary(self, X, y, history):
         return _solve(self, X, y, history, C=self.C, modification=2, tol=self.tol,
                       kernel_cache=True, cache_size=200, eps_step=1e-12,
-                      max_iter=self.max_iter, alpha0=self._next_alpha0())
+                      max_iter=self.max_iter, alpha0=self._next_alpha0(),
+                      working_set=self.working_set)
 
     def _set_fitted(self, results, X):
         _set_smo_fitted(self, results, X)
