@@ -1,0 +1,325 @@
+"""SMO(working_set='second_order'): the second solver path (issue 25).
+
+Checked against LIBSVM (sklearn.svm.SVC), against the Keerthi path's optimum,
+and on its own: warm start, multiclass, a precomputed kernel, max_iter,
+shrinking on and off, a cache too small for the problem, dense = CSR.
+
+Tolerances (decided from the theory before the first run):
+
+* Both solvers stop on the same rule: ours when b_low - b_up < 2 tol, SVC's
+  LIBSVM when m - M < eps, the same quantity (F = yG, m = -b_up, M = -b_low;
+  pyx/smo.pyx), so SVC gets ``tol = 2 tol``. Neither stops at the optimum.
+  What bounds the distance of each to the optimum is its own duality gap
+  gap(alpha) = P(w_alpha, b) - D(alpha) >= 0 (computed below from the kernel
+  matrix, with the model's own intercept): W(alpha) - W* <= gap(alpha), so two
+  solutions' dual objectives differ by at most the larger of their gaps (plus
+  rounding, 1e-12 relative). That is the objective test: no fitted constant.
+* Support sets: the primal is 1-strongly convex in w, so 1/2 ||w_a - w*||^2 <=
+  gap_a, and two models' f differ at x by at most (sqrt(2 gap_a) + sqrt(2
+  gap_b)) sqrt(K(x, x)) + |b_a - b_b|. An example that is a support vector of
+  one model and not of the other is on the margin of both within that amount
+  plus the two KKT tolerances 2 tol each; the test checks every such example
+  against this bound (degenerate examples, alpha_i = 0 with y_i f_i = 1, may
+  legitimately sit in one support set and not the other).
+* The gap bound is rigorous but loose at large C (it holds C times the hinge
+  residual the stopping rule leaves, up to C * tol per example), so the
+  LIBSVM comparison also asks for a relative agreement of the objectives of
+  1e-6 (= TOL): added after the first run, which showed agreement to about
+  1e-11 relative on every case, so it is a regression guard with a margin of
+  1e5, not a bound derived from the theory.
+"""
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.datasets import load_iris
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.metrics.pairwise import linear_kernel, rbf_kernel
+from sklearn.svm import SVC
+
+from repro._kernels.smo import smo_solve_second_order
+from repro.solvers._validation import KERNELS, as_columns_input, as_rows_input
+from repro.solvers.smo import SMO, HardMarginSVM
+
+TOL = 1e-6
+RTOL_ROUNDING = 1e-12
+
+
+# ---------------------------------------------------------------------------
+# data and helpers
+# ---------------------------------------------------------------------------
+def separable_blobs(n=160, d=6, seed=0):
+    """Two classes split by a hyperplane with a margin (so the hard-margin and
+    C = 1e6 problems have a finite optimum for the linear kernel too), on a
+    sparse-looking support: about half the entries are exact zeros."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(4 * n, d)) * (rng.random((4 * n, d)) < 0.5)
+    w = np.ones(d) / np.sqrt(d)
+    s = X @ w
+    keep = np.flatnonzero(np.abs(s) > 0.25)[:n]
+    X, s = X[keep], s[keep]
+    return X, np.where(s > 0, 1.0, -1.0)
+
+
+def overlapping_blobs(n=200, d=5, seed=1):
+    rng = np.random.default_rng(seed)
+    y = np.where(rng.random(n) < 0.4, 1.0, -1.0)
+    X = rng.normal(size=(n, d)) + 0.8 * y[:, None]
+    return X, y
+
+
+def gram(X, kernel, gamma):
+    X = X.toarray() if sp.issparse(X) else X
+    return rbf_kernel(X, gamma=gamma) if kernel == "rbf" else linear_kernel(X)
+
+
+def full_dual(support, dual_coef, n):
+    c = np.zeros(n)
+    c[support] = np.asarray(dual_coef).ravel()
+    return c
+
+
+def objective_and_gap(c, intercept, K, y, C):
+    """(W, gap): W = 1/2 c^T K c - sum |c| (c_i = alpha_i y_i), the dual objective
+    minimised here, and gap = P(w, b) - D(alpha) with D = -W, P = 1/2 ||w||^2 +
+    C sum_i max(0, 1 - y_i f(x_i)), f = K c + intercept."""
+    Kc = K @ c
+    quad = 0.5 * float(c @ Kc)
+    W = quad - float(np.abs(c).sum())
+    hinge = np.maximum(0.0, 1.0 - y * (Kc + intercept)).sum()
+    P = quad + C * hinge
+    return W, P + W
+
+
+def ours(est, K, y):
+    c = full_dual(est.support_, est.dual_coef_, len(y))
+    return c, float(np.ravel(est.intercept_)[0])
+
+
+def libsvm(svc, K, y):
+    d = svc.dual_coef_
+    d = np.asarray(d.toarray() if sp.issparse(d) else d).ravel()
+    return full_dual(svc.support_, d, len(y)), float(svc.intercept_[0])
+
+
+def check_same_optimum(a, b, K, y, C, tol=TOL):
+    """The objective test and the support-set test of the module docstring for
+    two solutions a, b = (c, intercept)."""
+    Wa, ga = objective_and_gap(*a, K, y, C)
+    Wb, gb = objective_and_gap(*b, K, y, C)
+    assert ga >= -RTOL_ROUNDING * abs(Wa) and gb >= -RTOL_ROUNDING * abs(Wb)  # weak duality
+    assert abs(Wa - Wb) <= max(ga, gb) + RTOL_ROUNDING * max(abs(Wa), abs(Wb), 1.0), \
+        (Wa, Wb, ga, gb)
+    sa, sb = a[0] != 0, b[0] != 0
+    differ = np.flatnonzero(sa != sb)
+    if differ.size:
+        ga, gb = max(ga, 0.0), max(gb, 0.0)
+        f_a = K @ a[0] + a[1]
+        room = ((np.sqrt(2 * ga) + np.sqrt(2 * gb)) * np.sqrt(np.diag(K)[differ])
+                + abs(a[1] - b[1]) + 2 * (2 * tol))
+        off_margin = np.abs(y[differ] * f_a[differ] - 1.0)
+        assert np.all(off_margin <= room), (differ, off_margin, room)
+    return Wa, Wb
+
+
+def fit_quietly(est, X, y):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        return est.fit(X, y)
+
+
+# ---------------------------------------------------------------------------
+# against LIBSVM
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("C", [1e-3, 1.0, 1e3, 1e6])
+@pytest.mark.parametrize("kernel", ["linear", "rbf"])
+@pytest.mark.parametrize("layout", ["dense", "csr"])
+def test_reaches_the_libsvm_optimum(layout, kernel, C):
+    X, y = separable_blobs()
+    gamma = 0.5
+    Xin = sp.csr_matrix(X) if layout == "csr" else X
+    est = fit_quietly(SMO(C=C, kernel=kernel, gamma=gamma, tol=TOL,
+                          working_set="second_order"), Xin, y)
+    assert est.converged_ and est.optimality_gap_[0] < 2 * TOL
+    svc = SVC(C=C, kernel=kernel, gamma=gamma, tol=2 * TOL).fit(Xin, y)
+    K = gram(X, kernel, gamma)
+    W, W_svc = check_same_optimum(ours(est, K, y), libsvm(svc, K, y), K, y, C)
+    assert abs(W - W_svc) <= TOL * abs(W_svc)
+    # dual_objective_ is the maintained W of the same multipliers
+    assert est.dual_objective_[0] == pytest.approx(W, rel=1e-9, abs=1e-12)
+
+
+@pytest.mark.parametrize("C", [0.1, 10.0])
+def test_overlapping_classes_against_libsvm(C):
+    X, y = overlapping_blobs()
+    est = fit_quietly(SMO(C=C, gamma=0.2, tol=TOL, working_set="second_order"), X, y)
+    svc = SVC(C=C, gamma=0.2, tol=2 * TOL).fit(X, y)
+    K = gram(X, "rbf", 0.2)
+    check_same_optimum(ours(est, K, y), libsvm(svc, K, y), K, y, C)
+    assert np.mean(est.predict(X) == svc.predict(X)) >= 0.99
+
+
+# ---------------------------------------------------------------------------
+# against the Keerthi path
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("C", [0.01, 1.0, 100.0])
+@pytest.mark.parametrize("kernel", ["linear", "rbf", "poly"])
+def test_reaches_the_keerthi_optimum(kernel, C):
+    X, y = overlapping_blobs(n=150) if kernel != "linear" else separable_blobs(n=120)
+    kw = dict(C=C, kernel=kernel, gamma=0.2, coef0=1.0, degree=2, tol=TOL)
+    second = fit_quietly(SMO(working_set="second_order", **kw), X, y)
+    keerthi = fit_quietly(SMO(kernel_cache=True, **kw), X, y)
+    Xd = X
+    if kernel == "poly":
+        K = (0.2 * Xd @ Xd.T + 1.0) ** 2
+    else:
+        K = gram(Xd, kernel, 0.2)
+    check_same_optimum(ours(second, K, y), ours(keerthi, K, y), K, y, C)
+
+
+def test_the_keerthi_path_is_the_default():
+    assert SMO().working_set == "keerthi" and HardMarginSVM().working_set == "keerthi"
+    X, y = overlapping_blobs(n=80)
+    a = SMO(kernel_cache=True).fit(X, y)
+    b = SMO(kernel_cache=True, working_set="keerthi").fit(X, y)
+    np.testing.assert_array_equal(a.dual_coef_, b.dual_coef_)
+    assert a.fit_stats_ == b.fit_stats_
+
+
+def test_hard_margin_second_order():
+    X, y = separable_blobs(n=120)
+    a = fit_quietly(HardMarginSVM(gamma=0.5, working_set="second_order"), X, y)
+    b = fit_quietly(HardMarginSVM(gamma=0.5), X, y)
+    assert a.converged_
+    K = gram(X, "rbf", 0.5)
+    check_same_optimum(ours(a, K, y), ours(b, K, y), K, y, 1e6, tol=1e-3)
+    assert np.all(a.predict(X) == y)
+
+
+# ---------------------------------------------------------------------------
+# the second path on its own
+# ---------------------------------------------------------------------------
+def test_dense_and_csr_give_the_same_model():
+    # the kernel values are bitwise equal for both layouts (pyx/smo.pyx), so the
+    # whole path is: the same multipliers bitwise
+    X, y = separable_blobs()
+    for kernel in ("rbf", "linear"):
+        a = SMO(C=10.0, kernel=kernel, gamma=0.5, working_set="second_order").fit(X, y)
+        b = SMO(C=10.0, kernel=kernel, gamma=0.5, working_set="second_order").fit(
+            sp.csr_matrix(X), y)
+        np.testing.assert_array_equal(a.support_, b.support_)
+        np.testing.assert_array_equal(a.dual_coef_, b.dual_coef_)
+        assert a.intercept_ == b.intercept_ and a.n_kernel_evals_ == b.n_kernel_evals_
+
+
+@pytest.mark.parametrize("cache_size", [200, 0.005])
+def test_shrinking_on_and_off_reach_the_same_optimum(cache_size):
+    # 0.005 MB holds only a few columns of 200 examples: eviction, and columns
+    # computed on a shrunk active set completed later, are exercised
+    X, y = overlapping_blobs()
+    K = gram(X, "rbf", 0.2)
+    on = fit_quietly(SMO(C=10.0, gamma=0.2, tol=TOL, working_set="second_order",
+                         cache_size=cache_size), X, y)
+    off = fit_quietly(SMO(C=10.0, gamma=0.2, tol=TOL, working_set="second_order",
+                          shrinking=False, cache_size=cache_size), X, y)
+    check_same_optimum(ours(on, K, y), ours(off, K, y), K, y, 10.0)
+
+
+def _direct(X, y, C, gamma, tol, cache_size, shrinking, alpha0=None):
+    rows = as_rows_input(X)
+    columns = None if rows[6] else as_columns_input(rows)
+    return smo_solve_second_order(rows, y, C, KERNELS["rbf"], gamma, 0.0, 3, tol, cache_size,
+                                  shrinking, 10_000_000, None, alpha0, columns, 0)
+
+
+@pytest.mark.parametrize("layout", ["dense", "csr"])
+def test_shrinking_rebuilds_the_exact_gradient(layout):
+    # shrinking happens (the gradient is reconstructed at least once) and the
+    # returned b_up / b_low are those of F recomputed from scratch on every example
+    X, y = overlapping_blobs(n=1500, d=4)
+    X = sp.csr_matrix(X) if layout == "csr" else X
+    alpha, b, n_iter, n_evals, converged, b_up, b_low, obj, stats = _direct(
+        X, y, 10.0, 0.5, 1e-3, 0.5, True)
+    assert converged and stats["n_unshrink"] >= 1 and not stats["stalled"]
+    K = gram(X, "rbf", 0.5)
+    F = K @ (alpha * y) - y
+    up = np.where(y > 0, alpha < 10.0, alpha > 0)
+    low = np.where(y > 0, alpha > 0, alpha < 10.0)
+    assert F[up].min() == pytest.approx(b_up, abs=1e-9)
+    assert F[low].max() == pytest.approx(b_low, abs=1e-9)
+    assert obj == pytest.approx(0.5 * alpha @ (y * F - 1.0), rel=1e-12)
+    assert b == 0.5 * (b_up + b_low)
+
+
+def test_counts_the_kernel_values_it_computes():
+    # no shrinking and a cache holding every column: each column is computed
+    # once, l values (the rbf diagonal included), so the count is l times the
+    # number of distinct working-set columns, between l and l * l
+    X, y = overlapping_blobs(n=100)
+    est = SMO(C=1.0, gamma=0.2, working_set="second_order", shrinking=False).fit(X, y)
+    assert est.n_kernel_evals_ % 100 == 0 and 100 <= est.n_kernel_evals_ <= 100 * 100
+    lin = SMO(C=1.0, kernel="linear", working_set="second_order", shrinking=False).fit(X, y)
+    assert lin.n_kernel_evals_ % 100 == 0  # the l diagonal values, then whole columns
+
+
+def test_warm_start_along_C():
+    X, y = overlapping_blobs()
+    K = gram(X, "rbf", 0.2)
+    warm = SMO(gamma=0.2, tol=TOL, working_set="second_order", warm_start=True)
+    for C in (0.1, 1.0, 10.0):
+        warm.set_params(C=C)
+        fit_quietly(warm, X, y)
+        cold = fit_quietly(SMO(C=C, gamma=0.2, tol=TOL, working_set="second_order"), X, y)
+        check_same_optimum(ours(warm, K, y), ours(cold, K, y), K, y, C)
+
+
+def test_multiclass_iris():
+    X, y = load_iris(return_X_y=True)
+    second = fit_quietly(SMO(C=10.0, gamma=0.5, tol=TOL, working_set="second_order"), X, y)
+    keerthi = fit_quietly(SMO(C=10.0, gamma=0.5, tol=TOL, kernel_cache=True), X, y)
+    svc = SVC(C=10.0, gamma=0.5, tol=2 * TOL).fit(X, y)
+    assert len(second.problems_) == 3 and second.converged_
+    assert np.mean(second.predict(X) == svc.predict(X)) >= 0.99
+    assert np.mean(second.predict(X) == keerthi.predict(X)) >= 0.99
+    for p, (neg, pos) in enumerate(second.problems_):
+        rows = np.flatnonzero((y == neg) | (y == pos))
+        Kp = rbf_kernel(X[rows], gamma=0.5)
+        yp = np.where(y[rows] == pos, 1.0, -1.0)
+        # each problem's dual objective within the larger of the two gaps
+        for est in (second, keerthi):
+            assert est.dual_objective_[p] <= 0
+        gap = max(abs(second.optimality_gap_[p]), abs(keerthi.optimality_gap_[p]))
+        assert gap < 2 * TOL
+        n = len(rows)
+        bound = 2 * 2 * TOL * 10.0 * n  # W - W* <= l C (b_low - b_up) at a 2 tol point
+        assert abs(second.dual_objective_[p] - keerthi.dual_objective_[p]) <= bound
+
+
+def test_precomputed_kernel_gives_the_rbf_model():
+    X, y = overlapping_blobs()
+    K = gram(X, "rbf", 0.2)
+    a = fit_quietly(SMO(C=3.0, kernel="precomputed", tol=TOL, working_set="second_order"), K, y)
+    b = fit_quietly(SMO(C=3.0, gamma=0.2, tol=TOL, working_set="second_order"), X, y)
+    check_same_optimum(ours(a, K, y), ours(b, K, y), K, y, 3.0)
+    assert a.n_kernel_evals_ == len(y)  # the diagonal only: the Gram rows are the columns
+    np.testing.assert_array_equal(a.predict(K), b.predict(X))
+
+
+def test_max_iter_stops_unconverged_with_a_warning():
+    X, y = overlapping_blobs()
+    est = SMO(C=10.0, gamma=0.2, working_set="second_order", max_iter=5)
+    with pytest.warns(ConvergenceWarning, match="max_iter"):
+        est.fit(X, y)
+    assert est.converged_ is False or not np.all(est.converged_)
+    assert est.n_iter_ == 5
+    assert est.optimality_gap_[0] > 2 * est.tol
+
+
+def test_history_ends_at_the_final_objective():
+    X, y = overlapping_blobs()
+    est = SMO(C=10.0, gamma=0.2, working_set="second_order", history_every=10).fit(X, y)
+    it = est.history_["iteration"]
+    assert it[-1] == est.n_iter_ and np.all(np.diff(it) > 0)
+    assert est.history_["objective"][-1] == pytest.approx(est.dual_objective_[0], rel=1e-9)
+    assert np.all(np.diff(est.history_["objective"]) <= 1e-9 * abs(est.dual_objective_[0]))
