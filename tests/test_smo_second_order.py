@@ -37,6 +37,7 @@ from sklearn.datasets import load_iris
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import linear_kernel, rbf_kernel
 from sklearn.svm import SVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from repro._kernels.smo import smo_solve_second_order
 from repro.solvers._validation import KERNELS, as_columns_input, as_rows_input
@@ -323,3 +324,12 @@ def test_history_ends_at_the_final_objective():
     assert it[-1] == est.n_iter_ and np.all(np.diff(it) > 0)
     assert est.history_["objective"][-1] == pytest.approx(est.dual_objective_[0], rel=1e-9)
     assert np.all(np.diff(est.history_["objective"]) <= 1e-9 * abs(est.dual_objective_[0]))
+
+
+# scikit-learn's estimator contract for the second path (tests/estimators.py's
+# registry holds the default paths; it is kept as it is here)
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@parametrize_with_checks([SMO(working_set="second_order"),
+                          HardMarginSVM(working_set="second_order")])
+def test_sklearn_compatible_second_order(estimator, check):
+    check(estimator)
