@@ -157,6 +157,7 @@ from cpython.exc cimport PyErr_CheckSignals
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from _rows cimport Rows, Cols, rows_init, cols_init, get_row
 from _kernel cimport (KernelSpec, kernel_spec, kernel_ij, kernel_row, kernel_row_by_columns,
+                     kernel_from_dot,
                      KERNEL_RBF, KERNEL_PRECOMPUTED)
 
 cnp.import_array()
@@ -989,6 +990,27 @@ cdef inline bint w_in_low(const WSolver* S, int i) noexcept nogil:
     return S.alpha[i] < S.C
 
 
+cdef void _dense_entries(WSolver* S, int i, const int* js, int m, double* out) noexcept nogil:
+    """out[t] = K(x_i, x_{js[t]}) (js NULL: x_t) for dense X and a computed
+    kernel, counted (m values): ``kernel_row``'s values bitwise (the dot
+    product adds x_if x_jf for f = 0, 1, ... as ``rows_dot``'s dense branch, and
+    ``kernel_from_dot`` maps it), in one loop without the per-value dispatch
+    on the layout and the row lookups; on small dense problems (one-vs-one
+    pairs) the kernel values are most of the solver's time."""
+    cdef int t, j, f, d = S.X.n_features
+    cdef const double* xi = S.X.data + <Py_ssize_t> i * d
+    cdef const double* xj
+    cdef double s, sq_i = S.X.sqnorm[i]
+    S.k.n_evals += m
+    for t in range(m):
+        j = t if js == NULL else js[t]
+        xj = S.X.data + <Py_ssize_t> j * d
+        s = 0.0
+        for f in range(d):
+            s += xi[f] * xj[f]
+        out[t] = kernel_from_dot(S.k, s, sq_i, S.X.sqnorm[j])
+
+
 cdef void _compute_entries(WSolver* S, int i, const int* js, int m, double* col) noexcept nogil:
     """col[j] = K(x_i, x_j) for the m examples j of the list js (js NULL: all
     l examples, written in place), computed and counted (m values).
@@ -1012,6 +1034,14 @@ cdef void _compute_entries(WSolver* S, int i, const int* js, int m, double* col)
             f = ind[t]
             cost_cols += S.XT.indptr[f + 1] - S.XT.indptr[f]
         by_columns = cost_cols <= m * S.nnz_per_row + nnz
+    if S.X.dense:
+        if js == NULL:
+            _dense_entries(S, i, NULL, m, col)
+        else:
+            _dense_entries(S, i, js, m, S.tmp)
+            for t in range(m):
+                col[js[t]] = S.tmp[t]
+        return
     if js == NULL:
         if by_columns:
             kernel_row_by_columns(S.k, S.X, i, S.XT, NULL, m, col, S.dots)
@@ -1383,7 +1413,13 @@ def smo_solve_second_order(tuple x, const double[::1] y, double C, int kind, dou
     cdef double a, balance = 0.0, total = 0.0, snap0, largest = 0.0, c
     cdef double* col
 
-    if not (np.any(y_arr > 0) and np.any(y_arr < 0)):
+    cdef bint has_pos = False, has_neg = False
+    for i in range(l):   # a C loop: two np.any calls cost more than a small problem's setup
+        if y_arr[i] > 0:
+            has_pos = True
+        elif y_arr[i] < 0:
+            has_neg = True
+    if not (has_pos and has_neg):
         raise ValueError("y must contain both classes (+1 and -1)")
     S.X = &X
     S.k = &k
