@@ -992,23 +992,60 @@ cdef inline bint w_in_low(const WSolver* S, int i) noexcept nogil:
 
 cdef void _dense_entries(WSolver* S, int i, const int* js, int m, double* out) noexcept nogil:
     """out[t] = K(x_i, x_{js[t]}) (js NULL: x_t) for dense X and a computed
-    kernel, counted (m values): ``kernel_row``'s values bitwise (the dot
-    product adds x_if x_jf for f = 0, 1, ... as ``rows_dot``'s dense branch, and
-    ``kernel_from_dot`` maps it), in one loop without the per-value dispatch
-    on the layout and the row lookups; on small dense problems (one-vs-one
-    pairs) the kernel values are most of the solver's time."""
-    cdef int t, j, f, d = S.X.n_features
+    kernel, counted (m values): ``kernel_row``'s values bitwise (each dot
+    product adds x_if x_jf for f = 0, 1, ... as ``rows_dot``'s dense branch,
+    and ``kernel_from_dot`` maps it). Four rows are taken at once: their four
+    sums are independent chains of additions, so the processor overlaps them
+    (one sum at a time waits on the latency of each addition), while each sum
+    keeps its own order, hence its value. On dense data the kernel values are
+    most of the solver's time."""
+    cdef int t, f, d = S.X.n_features, j0, j1, j2, j3
     cdef const double* xi = S.X.data + <Py_ssize_t> i * d
-    cdef const double* xj
-    cdef double s, sq_i = S.X.sqnorm[i]
+    cdef const double* x0
+    cdef const double* x1
+    cdef const double* x2
+    cdef const double* x3
+    cdef double s0, s1, s2, s3, v, sq_i = S.X.sqnorm[i]
     S.k.n_evals += m
-    for t in range(m):
-        j = t if js == NULL else js[t]
-        xj = S.X.data + <Py_ssize_t> j * d
-        s = 0.0
+    t = 0
+    while t + 4 <= m:
+        if js == NULL:
+            j0 = t
+            j1 = t + 1
+            j2 = t + 2
+            j3 = t + 3
+        else:
+            j0 = js[t]
+            j1 = js[t + 1]
+            j2 = js[t + 2]
+            j3 = js[t + 3]
+        x0 = S.X.data + <Py_ssize_t> j0 * d
+        x1 = S.X.data + <Py_ssize_t> j1 * d
+        x2 = S.X.data + <Py_ssize_t> j2 * d
+        x3 = S.X.data + <Py_ssize_t> j3 * d
+        s0 = 0.0
+        s1 = 0.0
+        s2 = 0.0
+        s3 = 0.0
         for f in range(d):
-            s += xi[f] * xj[f]
-        out[t] = kernel_from_dot(S.k, s, sq_i, S.X.sqnorm[j])
+            v = xi[f]
+            s0 += v * x0[f]
+            s1 += v * x1[f]
+            s2 += v * x2[f]
+            s3 += v * x3[f]
+        out[t] = kernel_from_dot(S.k, s0, sq_i, S.X.sqnorm[j0])
+        out[t + 1] = kernel_from_dot(S.k, s1, sq_i, S.X.sqnorm[j1])
+        out[t + 2] = kernel_from_dot(S.k, s2, sq_i, S.X.sqnorm[j2])
+        out[t + 3] = kernel_from_dot(S.k, s3, sq_i, S.X.sqnorm[j3])
+        t += 4
+    while t < m:
+        j0 = t if js == NULL else js[t]
+        x0 = S.X.data + <Py_ssize_t> j0 * d
+        s0 = 0.0
+        for f in range(d):
+            s0 += xi[f] * x0[f]
+        out[t] = kernel_from_dot(S.k, s0, sq_i, S.X.sqnorm[j0])
+        t += 1
 
 
 cdef void _compute_entries(WSolver* S, int i, const int* js, int m, double* col) noexcept nogil:

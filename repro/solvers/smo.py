@@ -131,6 +131,9 @@ def _solve_second_order(estimator, X, y, history, *, C, tol, cache_size, shrinki
     }
 
 
+_TINY = np.finfo(float).tiny
+
+
 def _balance_rtol(eps_step):
     """|sum_i y_i alpha_i| allowed at the end, relative to sum_i alpha_i: every
     step keeps the equality up to rounding, and a multiplier put on a bound
@@ -156,7 +159,7 @@ def _check_solution(estimator, alpha, y, C, b, objective, n_iter, eps_step):
     if lo < 0.0 or hi > C:
         return f"multipliers outside [0, C]: min {lo:.3g}, max {hi:.3g}, C = {C:g}"
     balance = abs(float(np.dot(y, alpha)))
-    if balance > _balance_rtol(eps_step) * max(float(alpha.sum()), np.finfo(float).tiny):
+    if balance > _balance_rtol(eps_step) * max(float(alpha.sum()), _TINY):
         return (f"sum_i y_i alpha_i = {balance:.3g} for sum_i alpha_i = {alpha.sum():.3g}: "
                 f"the multipliers violate the equality constraint")
     return ""
