@@ -5,6 +5,16 @@ The optimiser is ``pyx/smo.pyx`` (Keerthi, Shevade, Bhattacharyya, Murthy 2001,
 docstring states the conventions that decide the kernel-evaluation counts of the
 GS-SVM paper's Table 1 (F_i outside I0 over the support vectors only, no count
 for the RBF diagonal, takeStep's minimum step ``eps_step``, sequential order).
+
+``working_set='second_order'`` selects a second optimiser in the same module,
+``smo_solve_second_order`` (LIBSVM's method: Fan, Chen and Lin's second-order
+working sets, shrinking with gradient reconstruction, a kernel-column cache;
+the second part of the pyx module docstring). It returns the same tuple, and
+``_solve_second_order`` below reports it as ``_solve`` reports the first path:
+the same stopping rule (b_up > b_low - 2 tol, which is LIBSVM's m(alpha) -
+M(alpha) < eps at eps = 2 tol: F_i = y_i G_i, m = -b_up, M = -b_low), the same
+gap, the same final feasibility check. The default stays 'keerthi', whose
+steps, counts and records are unchanged.
 """
 from math import isfinite
 from numbers import Integral, Real
