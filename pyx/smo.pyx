@@ -956,6 +956,7 @@ cdef struct WSolver:
     double b_low
     double obj         # dual objective W, maintained through the steps (for the trace)
     long long n_steps
+    long long n_unshrink  # gradient reconstructions (the active set grown back to all)
     double* gram       # precomputed kernel: the Gram matrix, whose rows are the columns
     RowCache* cache    # LRU of kernel columns K(:, i), l doubles a slot, capacity from cache_size
     int* col_gen       # per slot: the shrinking phase in which its active entries were computed
@@ -1347,6 +1348,7 @@ cdef void reconstruct_and_unshrink(WSolver* S) noexcept nogil:
         S.active[k] = k
     S.na = S.l
     S.gen += 1
+    S.n_unshrink += 1
 
 
 cdef bint _be_shrunk(const WSolver* S, int k, double b_up, double b_low) noexcept nogil:
@@ -1444,7 +1446,7 @@ def smo_solve_second_order(tuple x, const double[::1] y, double C, int kind, dou
     cdef RowCache cache
     cdef Probe probe
     cdef Cols XT
-    cdef int i, j, t, capacity, counter, n_unshrink = 0
+    cdef int i, j, t, capacity, counter
     cdef bint optimal = False, stalled = False, unshrunk = False
     cdef long long calls = 0
     cdef double a, balance = 0.0, total = 0.0, snap0, largest = 0.0, c
@@ -1472,6 +1474,7 @@ def smo_solve_second_order(tuple x, const double[::1] y, double C, int kind, dou
     S.tol = tol
     S.obj = 0.0
     S.n_steps = 0
+    S.n_unshrink = 0
     S.gram = NULL
     S.cache = &cache
     S.gen = 0
@@ -1589,7 +1592,6 @@ def smo_solve_second_order(tuple x, const double[::1] y, double C, int kind, dou
                         optimal = True
                         break
                     reconstruct_and_unshrink(&S)
-                    n_unshrink += 1
                     if select_pair(&S, &i, &j):
                         optimal = True
                         break
@@ -1610,7 +1612,6 @@ def smo_solve_second_order(tuple x, const double[::1] y, double C, int kind, dou
     with nogil:
         if S.na < l:
             reconstruct_and_unshrink(&S)
-            n_unshrink += 1
         if not optimal:
             select_pair(&S, &i, &j)   # only for b_up / b_low over all examples
     converged = bool(S.b_up > S.b_low - 2.0 * tol)
@@ -1620,7 +1621,7 @@ def smo_solve_second_order(tuple x, const double[::1] y, double C, int kind, dou
     if history is not None:
         _flush_w(&S, history, hist_buffers)
         history(S.n_steps, obj)
-    stats = {"n_F": 0, "n_F_evals": 0, "n_examine": 0, "n_unshrink": int(n_unshrink),
+    stats = {"n_F": 0, "n_F_evals": 0, "n_examine": 0, "n_unshrink": int(S.n_unshrink),
              "stalled": bool(stalled)}
     return (alpha_arr, 0.5 * (S.b_up + S.b_low), int(S.n_steps), int(k.n_evals),
             converged, S.b_up, S.b_low, obj, stats)
