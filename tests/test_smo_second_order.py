@@ -317,6 +317,26 @@ def test_max_iter_stops_unconverged_with_a_warning():
     assert est.optimality_gap_[0] > 2 * est.tol
 
 
+def test_a_step_below_rounding_ends_unconverged():
+    # C ~ 1e15 with contradictory duplicates at tol ~ 1e-12: the multipliers grow
+    # to ~1e15, where the selected pair's step no longer changes them; the solve
+    # ends there (instead of repeating the pair up to max_iter) and says so.
+    # The data are drawn as in the search that found the case (trial 85 of seed 0).
+    rng = np.random.default_rng(0)
+    for _ in range(86):
+        X = rng.normal(size=(40, 2))
+        y = np.where(rng.random(40) < 0.5, 1.0, -1.0)
+        y[0], y[1] = 1.0, -1.0
+        X[1] = X[0]
+        C, tol = 10.0 ** rng.uniform(8, 17), 10 ** rng.uniform(-12, -6)
+        rng.choice(["linear", "rbf"])
+    est = SMO(C=C, gamma=0.5, tol=tol, working_set="second_order")
+    with pytest.warns(ConvergenceWarning, match="rounding of the multipliers"):
+        est.fit(X, y)
+    assert not est.converged_ and est.n_iter_ < est.max_iter
+    assert est.optimality_gap_[0] > 2 * tol
+
+
 def test_history_ends_at_the_final_objective():
     X, y = overlapping_blobs()
     est = SMO(C=10.0, gamma=0.2, working_set="second_order", history_every=10).fit(X, y)

@@ -107,7 +107,7 @@ def _solve_second_order(estimator, X, y, history, *, C, tol, cache_size, shrinki
     gap = b_low - b_up
     stop = {}
     if not converged and stats["stalled"]:
-        stop = {"limit": "a step below rounding (the selected pair could not move)",
+        stop = {"limit": "the rounding of the multipliers (a working pair's step changed neither)",
                 "parameter": "tol",
                 "detail": f"the optimality test b_up > b_low - 2 tol did not hold after "
                           f"{n_iter} steps: b_low - b_up = {gap:.3g}, tol = {tol}; the working "
