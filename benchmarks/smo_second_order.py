@@ -24,7 +24,7 @@ and the ratio time(ours) / time(SVC). Run from the repository root:
 
     REPRO_DATA_MIRROR=... python benchmarks/smo_second_order.py [--repeat 3] [--only a4a,vowel]
 
-Measured 2026-11-25 (commit 37658aa, --repeat 3, a 2-core machine shared with
+Measured 2026-11-25 (commit a60f5b2, --repeat 3, a 2-core machine shared with
 other work, load average 2.3 before and 3.2 after; scikit-learn 1.9.1), time
 ours / SVC (solver-only share in brackets): a4a C=1 0.30, C=100 0.59; w8a
 C=1 0.19, C=100 0.24; ijcnn1 (20k) C=1 0.93, C=100 0.86; Segment 10-fold CV
