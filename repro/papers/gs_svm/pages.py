@@ -12,7 +12,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ... import datasets, published
-from ...tables import compare, misses_markdown, not_compared, to_markdown
+from ...tables import compare, comparison_markdown, misses_markdown, not_compared, to_markdown
 from ...experiments import TableOutput
 from . import jobs as GS
 from ...experiments.report import partial_means_markdown, partial_sets_markdown, split_by_completeness, statuses
@@ -39,12 +39,11 @@ def table1(records: pd.DataFrame, table_run) -> TableOutput:
     mean_ratios = ratios[ratios.C == "mean"]
     low, high = _published_speedups(pub)
     md = "\n".join([
-        to_markdown(comparison.drop(columns="why").round(3),
-                    title="GS-SVM paper, Table 1: kernel evaluations (1e6)",
-                    notes=f"theta = {GS.GAMMA_TABLE1:g}; SMO without kernel cache (every computed kernel "
-                          f"value counted, rbf diagonal not counted), tolerance {GS.TABLE1_TOL:g}; SMO's "
-                          "published value is an average over unnamed C values, ours over the C grid "
-                          "below. '(stand-in)': a size-matched subset, not the original file."),
+        comparison_markdown(comparison, "GS-SVM paper, Table 1: kernel evaluations (1e6)", 3,
+                            notes=f"theta = {GS.GAMMA_TABLE1:g}; SMO without kernel cache (every computed kernel "
+                                  f"value counted, rbf diagonal not counted), tolerance {GS.TABLE1_TOL:g}; SMO's "
+                                  "published value is an average over unnamed C values, ours over the C grid "
+                                  "below. '(stand-in)': a size-matched subset, not the original file."),
         misses_markdown(comparison),
         to_markdown(per_c.reset_index().round(3), title="SMO kernel evaluations (1e6) for every C"),
         to_markdown(mean_ratios.drop(columns="C").round(2),
@@ -79,11 +78,10 @@ def table2(records: pd.DataFrame, table_run) -> TableOutput:
                          context={"records": complete, "cells": cells, "published": acc,
                                   "ttests": ttests, "params": params})
     md = "\n".join([
-        to_markdown(comparison.drop(columns="why").round(2),
-                    title="GS-SVM paper, Table 2: 10-fold CV accuracy (%)",
-                    notes="Protocol in repro/experiments/gs_svm.py: one-against-one, inner CV "
-                          "chooses log2(theta) (and log2(C) for SVM), features scaled to [-1, 1] "
-                          "on each training part."),
+        comparison_markdown(comparison, "GS-SVM paper, Table 2: 10-fold CV accuracy (%)", 2,
+                            notes="Protocol in repro/experiments/gs_svm.py: one-against-one, inner CV "
+                                  "chooses log2(theta) (and log2(C) for SVM), features scaled to [-1, 1] "
+                                  "on each training part."),
         misses_markdown(comparison),
         partial_means_markdown(comparison, "accuracy_percent", GS.TABLE2_DATASETS),
         partial_sets_markdown(short_records, acc, n_folds, score="test_accuracy"),

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ... import published
-from ...tables import compare, misses_markdown, to_markdown
+from ...tables import compare, comparison_markdown, misses_markdown, to_markdown
 from ...experiments import TableOutput
 from . import jobs as L
 from ...experiments.report import partial_sets_markdown, split_by_completeness, split_means, statuses
@@ -73,17 +73,16 @@ def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> Ta
     wtl = win_tie_loss_rows(tests, pub, complete)
     md = "\n".join(filter(None, [
         verdict_markdown(tests, evidence, pub),
-        to_markdown(comparison.drop(columns="why").round(3),
-                    title=f"LDM paper, Table {table_id[-1]}: accuracy, {kernel_name} kernel",
-                    notes=f"Mean (std_ours) of the test accuracy over {protocol.n_partitions} random "
-                          "half/half partitions against the published mean (std_published); markers: "
-                          "paired two-tailed t-test at 95 % against SVM over the partitions ('better'/"
-                          "'worse' for the paper's bullet/circle). Protocol: repro.experiments.ldm (scaling "
-                          "to [0, 1] on each training part, 5-fold CV over C in {10, 50, 100}, lambda1 and "
-                          "lambda2 in 2^-8..2^-2, the RBF width in 2^-2..2^2 times the mean distance, kernel "
-                          "exp(-||x-z||^2 / (2 width^2))). MDO is not run: its definition and 'recommended "
-                          "parameters' could not be obtained (repro.solvers.ldm_baselines.MDO); its cells "
-                          "read 'not run (no records)'."),
+        comparison_markdown(comparison, f"LDM paper, Table {table_id[-1]}: accuracy, {kernel_name} kernel", 3,
+                            notes=f"Mean (std_ours) of the test accuracy over {protocol.n_partitions} random "
+                                  "half/half partitions against the published mean (std_published); markers: "
+                                  "paired two-tailed t-test at 95 % against SVM over the partitions ('better'/"
+                                  "'worse' for the paper's bullet/circle). Protocol: repro.experiments.ldm (scaling "
+                                  "to [0, 1] on each training part, 5-fold CV over C in {10, 50, 100}, lambda1 and "
+                                  "lambda2 in 2^-8..2^-2, the RBF width in 2^-2..2^2 times the mean distance, kernel "
+                                  "exp(-||x-z||^2 / (2 width^2))). MDO is not run: its definition and 'recommended "
+                                  "parameters' could not be obtained (repro.solvers.ldm_baselines.MDO); its cells "
+                                  "read 'not run (no records)'."),
         to_markdown(wtl, title="Win/tie/loss against SVM (the paper's last row)",
                     notes="Ours over the sets run here (complete partitions only); the paper's over all "
                           "of its sets."),

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ... import published
-from ...tables import compare, misses_markdown, not_run, to_markdown
+from ...tables import compare, comparison_markdown, misses_markdown, not_run, to_markdown
 from ...experiments import TableOutput
 from . import jobs as L
 from ...experiments.report import png_bytes
@@ -146,14 +146,13 @@ def convergence(records: pd.DataFrame, table_run) -> TableOutput:
                          context={"records": records, "cells": cells, "summary": summary})
     holds = int(summary.bound_20_holds.sum())
     md = "\n".join([
-        to_markdown(comparison.drop(columns="why").round(6),
-                    title="LSVM paper, Section 3: the claims on the measured runs",
-                    notes="Each claim of Section 3 (paper_tables/published/claims.csv) for every run: "
-                          "alpha*nu is the step of the measured run, LSVM's default, whose fit matches "
-                          "the run exactly (estimator_gap below), the operator norm ||I - alpha Q^{-1}|| "
-                          "is computed from the eigenvalues of H'H (repro.experiments.lsvm.rate_bound), "
-                          "the size is that of the Cholesky factor the solver forms. Runs at nu = 1/m "
-                          "(the authors' code's default) and 10/m."),
+        comparison_markdown(comparison, "LSVM paper, Section 3: the claims on the measured runs", 6,
+                            notes="Each claim of Section 3 (paper_tables/published/claims.csv) for every run: "
+                                  "alpha*nu is the step of the measured run, LSVM's default, whose fit matches "
+                                  "the run exactly (estimator_gap below), the operator norm ||I - alpha Q^{-1}|| "
+                                  "is computed from the eigenvalues of H'H (repro.experiments.lsvm.rate_bound), "
+                                  "the size is that of the Cholesky factor the solver forms. Runs at nu = 1/m "
+                                  "(the authors' code's default) and 10/m."),
         misses_markdown(comparison),
         to_markdown(summary.round({c: 6 for c in ("nu", "alpha_times_nu", "rate_bound", "max_ratio",
                                                   "median_ratio", "initial_relative_distance")}),
@@ -201,9 +200,9 @@ def scaling(records: pd.DataFrame, table_run) -> TableOutput:
         shown[column] = shown[column].map(lambda v: f"{v:.3g}")
     largest = r[r.method == METHOD].sort_values("m").iloc[-1]
     md = "\n".join([
-        to_markdown(comparison.drop(columns="why"), title="LSVM paper: millions of points",
-                    notes="Largest m of the synthetic set (repro.experiments.lsvm.make_data) that "
-                          "LSVM solved within its stopping rule (tol 1e-5, 100 iterations)."),
+        comparison_markdown(comparison, "LSVM paper: millions of points",
+                            notes="Largest m of the synthetic set (repro.experiments.lsvm.make_data) that "
+                                  "LSVM solved within its stopping rule (tol 1e-5, 100 iterations)."),
         misses_markdown(comparison),
         to_markdown(shown.round(4), title="LSVM, LIBLINEAR and Pegasos against m (10 dimensions, nu = 1/m)",
                     notes="Best of `repeat` fits, methods interleaved in one process, BLAS/OpenMP pinned "

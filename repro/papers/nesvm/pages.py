@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ... import published
-from ...tables import compare, misses_markdown, to_markdown
+from ...tables import compare, comparison_markdown, misses_markdown, to_markdown
 from ...experiments import TableOutput
 from . import jobs as N
 from ...experiments.report import png_bytes
@@ -233,11 +233,10 @@ def time_vs_c_and_size(records: pd.DataFrame, table_run) -> TableOutput:
     ref = shown.drop_duplicates(["set_id", "C"])[["set", "C", "best_primal", "best_by", "certified_gap",
                                                   "ref_primal", "ref_dual", "ref_seconds", "ref_capped"]]
     md = "\n".join([
-        to_markdown(comparison.drop(columns="why").round(4),
-                    title="NESVM paper, Section IV-A: the claims of Figs. 3 and 4",
-                    notes=f"Read at C = {FIG4_C:g} (the paper does not say at which C Fig. 4 was drawn), "
-                          "from the mean training times below, among the paper's solvers that ran here "
-                          "(SVM-Perf cannot: " + N.UNAVAILABLE_METHODS["SVM-Perf"] + ")."),
+        comparison_markdown(comparison, "NESVM paper, Section IV-A: the claims of Figs. 3 and 4", 4,
+                            notes=f"Read at C = {FIG4_C:g} (the paper does not say at which C Fig. 4 was drawn), "
+                                  "from the mean training times below, among the paper's solvers that ran here "
+                                  "(SVM-Perf cannot: " + N.UNAVAILABLE_METHODS["SVM-Perf"] + ")."),
         to_markdown(seconds, title="Mean training time (seconds) against C (Fig. 3) and set (Fig. 4)",
                     notes=f"Mean over the runs of each method (the paper: 10), the methods interleaved, each "
                           "fit in a child process pinned to one thread and stopped at the cap "
@@ -444,18 +443,17 @@ def convergence(records: pd.DataFrame, table_run) -> TableOutput:
                 "slope", f"slope k < {LATE_K}", f"slope k >= {LATE_K}", "max gap / bound"):
         shown[col] = shown[col].map(lambda v: f"{v:.4g}")
     md = "\n".join([
-        to_markdown(comparison.drop(columns="why").round(4),
-                    title="NESVM paper, Theorem 4: O(1/k^2) measured",
-                    notes="Algorithm 1 with Section IV's defaults (C = 1, mu = 5, w0 = w* = 0, L of Eq. 48) run "
-                          f"for a fixed number of steps (eps {1e-15:g}), F_mu(y^k) traced at every step. F_mu* "
-                          "is the optimum of the same smoothed problem from L-BFGS-B on F_mu (its own NumPy "
-                          "gradient, repro.experiments.nesvm_theory), lowered to the trace's least value if "
-                          "NESVM went below it. Eq. 43: F_mu(y^k) - F_mu* <= 4 L d2(w*) / ((k+1)(k+2)), "
-                          "d2(w*) = 1/2 ||w*||^2 with the bias. p = -slope of log gap against log k, fitted "
-                          f"from k = {K_MIN} on, above max({FLOOR_REL:g} |F_mu*|, {FLOOR_FACTOR:g} x how far the "
-                          "trace went below L-BFGS). 'claim': holds / does not hold / cannot be tested here. "
-                          "Theorem 4 itself is the bound row (Eq. 43 at every k); the exponent row is the "
-                          "'O(1/k^2)' reading of it, which a curve under the bound need not follow everywhere."),
+        comparison_markdown(comparison, "NESVM paper, Theorem 4: O(1/k^2) measured", 4,
+                            notes="Algorithm 1 with Section IV's defaults (C = 1, mu = 5, w0 = w* = 0, L of Eq. 48) run "
+                                  f"for a fixed number of steps (eps {1e-15:g}), F_mu(y^k) traced at every step. F_mu* "
+                                  "is the optimum of the same smoothed problem from L-BFGS-B on F_mu (its own NumPy "
+                                  "gradient, repro.experiments.nesvm_theory), lowered to the trace's least value if "
+                                  "NESVM went below it. Eq. 43: F_mu(y^k) - F_mu* <= 4 L d2(w*) / ((k+1)(k+2)), "
+                                  "d2(w*) = 1/2 ||w*||^2 with the bias. p = -slope of log gap against log k, fitted "
+                                  f"from k = {K_MIN} on, above max({FLOOR_REL:g} |F_mu*|, {FLOOR_FACTOR:g} x how far the "
+                                  "trace went below L-BFGS). 'claim': holds / does not hold / cannot be tested here. "
+                                  "Theorem 4 itself is the bound row (Eq. 43 at every k); the exponent row is the "
+                                  "'O(1/k^2)' reading of it, which a curve under the bound need not follow everywhere."),
         misses_markdown(comparison),
         to_markdown(shown, title="Runs, references and fits",
                     notes="Steps faster than k^-2 late in a run are expected: with the 1/2 ||w||^2 term F_mu "

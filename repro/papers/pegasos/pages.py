@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ... import datasets, published
-from ...tables import OTHER_DATA, UNAVAILABLE, compare, misses_markdown, not_run, to_markdown
+from ...tables import OTHER_DATA, UNAVAILABLE, compare, comparison_markdown, misses_markdown, not_run, to_markdown
 from ...experiments import TableOutput
 from . import jobs as PG
 from ...experiments.report import png_bytes
@@ -201,17 +201,16 @@ def convergence(records: pd.DataFrame, table_run) -> TableOutput:
     kt = context["kt"]
     course = context["test_error"]
     md = "\n".join([
-        to_markdown(comparison.drop(columns="why").round(4),
-                    title="Pegasos slides: convergence to the optimum",
-                    notes="The slides' CCAT claims (lambda and k not stated) are on RCV1 CCAT, which "
-                          "scikit-learn's fetch_rcv1 downloads: not available offline; one row per "
-                          "published cell. Our values on "
-                          f"{', '.join(paper_name(d) for d in protocol.datasets if d != PG.CCAT_REGISTRY)} "
-                          "are listed beside them per k, not compared (other data). "
-                          f"{standins + '. ' if standins else ''}"
-                          "One iteration is one mini-batch step of size k. The last rows judge the "
-                          "slides' two qualitative statements on our data: "
-                          + " ".join(f"{m}: {text}." for m, (text, _) in QUALITATIVE.items())),
+        comparison_markdown(comparison, "Pegasos slides: convergence to the optimum", 4,
+                            notes="The slides' CCAT claims (lambda and k not stated) are on RCV1 CCAT, which "
+                                  "scikit-learn's fetch_rcv1 downloads: not available offline; one row per "
+                                  "published cell. Our values on "
+                                  f"{', '.join(paper_name(d) for d in protocol.datasets if d != PG.CCAT_REGISTRY)} "
+                                  "are listed beside them per k, not compared (other data). "
+                                  f"{standins + '. ' if standins else ''}"
+                                  "One iteration is one mini-batch step of size k. The last rows judge the "
+                                  "slides' two qualitative statements on our data: "
+                                  + " ".join(f"{m}: {text}." for m, (text, _) in QUALITATIVE.items())),
         misses_markdown(comparison),
         to_markdown(shown.round(4),
                     title="Iterations, examples processed and seconds to 1 %, 0.3 % and 0.1 % above the optimum",
