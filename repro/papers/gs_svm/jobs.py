@@ -55,13 +55,13 @@ from sklearn.model_selection import ParameterGrid
 
 from ... import datasets
 from ...datasets.preprocess import RangeScaler
-from ...solvers import GSSVM, SMO, HardMarginSVM
 from ...experiments.progress import Progress, duration
 from ...experiments.records import JobFiles, RecordSchema, Values
 from ...experiments.report import split_means
 from ...experiments.selection import Selection, dataset_record, fold_record, select_and_test
 from ...experiments.splits import published_test_or_holdout, stratified_kfold
 from ...experiments.timing import interleaved_best_of, machine_record
+from ...solvers import GSSVM, SMO, HardMarginSVM
 
 PAPER = "gs_svm"
 GAMMA_TABLE1 = 0.05

@@ -12,11 +12,11 @@ from __future__ import annotations
 import pandas as pd
 
 from ... import datasets, published
-from ...tables import compare, comparison_markdown, misses_markdown, not_compared, to_markdown
 from ...experiments import TableOutput
-from . import jobs as GS
 from ...experiments.report import partial_means_markdown, partial_sets_markdown, split_by_completeness, statuses
 from ...experiments.stats import paired_comparison
+from ...tables import compare, comparison_markdown, misses_markdown, not_compared, to_markdown
+from . import jobs as GS
 
 SPEEDUP_CLAIM = (10.0, 30.0)  # "GS-SVMs obtain the speedup range from 10 to 30" (Sec. 3)
 

@@ -30,9 +30,9 @@ import pandas as pd
 from sklearn.exceptions import ConvergenceWarning
 
 from ... import datasets
-from . import jobs as L
 from ...experiments.records import JobFiles, RecordSchema
 from ...experiments.selection import select_and_test
+from . import jobs as L
 
 # Table 1's names that differ from Tables 2-3's (ldm.REGULAR_SETS keys)
 TABLE1_NAMES = {"planning": "planning-relax", "breast": "breast-cancer"}

@@ -6,11 +6,11 @@ import numpy as np
 import pandas as pd
 
 from ... import datasets, published
-from ...tables import compare, misses_markdown, to_markdown
 from ...experiments import TableOutput
-from . import jobs as L
-from . import figure_jobs as F
 from ...experiments.report import png_bytes, statuses
+from ...tables import compare, misses_markdown, to_markdown
+from . import figure_jobs as F
+from . import jobs as L
 
 SIZE_METRICS = {"n_instances": "n_samples", "n_features": "n_features"}
 

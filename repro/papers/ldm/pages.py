@@ -13,11 +13,11 @@ from __future__ import annotations
 import pandas as pd
 
 from ... import published
-from ...tables import compare, comparison_markdown, misses_markdown, to_markdown
 from ...experiments import TableOutput
-from . import jobs as L
 from ...experiments.report import partial_sets_markdown, split_by_completeness, split_means, statuses
 from ...experiments.stats import paired_comparison, win_tie_loss
+from ...tables import compare, comparison_markdown, misses_markdown, to_markdown
+from . import jobs as L
 
 BASELINE = "SVM"
 METRIC = "accuracy"   # the published CSVs' metric (a fraction)

@@ -61,11 +61,11 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
 from ... import datasets
+from ...experiments.records import JobFiles, RecordSchema, Values
+from ...experiments.timing import MACHINE_COLUMNS, interleaved_best_of, machine_record
 from ...objectives import squared_hinge_primal
 from ...solvers import LSVM, Pegasos
 from ...solvers.lsvm import lsvm_linear, smw_operator
-from ...experiments.records import JobFiles, RecordSchema, Values
-from ...experiments.timing import MACHINE_COLUMNS, interleaved_best_of, machine_record
 
 PAPER = "lsvm"
 NU = "1/m"                   # the authors' code's default (see the module docstring)

@@ -12,10 +12,10 @@ import numpy as np
 import pandas as pd
 
 from ... import published
-from ...tables import compare, comparison_markdown, misses_markdown, not_run, to_markdown
 from ...experiments import TableOutput
-from . import jobs as L
 from ...experiments.report import png_bytes
+from ...tables import compare, comparison_markdown, misses_markdown, not_run, to_markdown
+from . import jobs as L
 
 # claims.csv quantity -> the convergence record column that reproduces it
 CONVERGENCE_CLAIMS = {

@@ -60,10 +60,10 @@ import pandas as pd
 from sklearn.exceptions import ConvergenceWarning
 
 from ... import datasets
-from ...objectives import hinge_primal
 from ...experiments.progress import duration
 from ...experiments.records import JobFiles, RecordSchema, Values
 from ...experiments.timing import MACHINE_COLUMNS, machine_record, run_capped
+from ...objectives import hinge_primal
 
 PAPER = "nesvm"
 # Table I's set IDs -> registry names (a6a: the registry's stand-in)

@@ -16,10 +16,10 @@ import numpy as np
 import pandas as pd
 
 from ... import published
-from ...tables import compare, comparison_markdown, misses_markdown, to_markdown
 from ...experiments import TableOutput
-from . import jobs as N
 from ...experiments.report import png_bytes
+from ...tables import compare, comparison_markdown, misses_markdown, to_markdown
+from . import jobs as N
 
 FIG4_C = 1.0
 # claim id (claims.csv) -> (row label, metric, scope); the metrics differ so

@@ -32,9 +32,9 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
 from ... import datasets
-from ...objectives import hinge_primal
 from ...experiments.records import JobFiles, RecordSchema
 from ...experiments.timing import interleaved_best_of, machine_record
+from ...objectives import hinge_primal
 
 PAPER = "nesvm"
 MU = 5.0            # Section IV

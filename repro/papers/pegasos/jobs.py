@@ -73,12 +73,12 @@ from sklearn.exceptions import ConvergenceWarning
 from threadpoolctl import threadpool_limits
 
 from ... import datasets
-from ...objectives import hinge_primal
-from ...solvers import Pegasos
-from ...experiments.splits import published_test_or_holdout  # the one 80/20 split rule; see the module docstring
 from ...experiments.progress import duration
 from ...experiments.records import JobFiles, RecordSchema
+from ...experiments.splits import published_test_or_holdout  # the one 80/20 split rule; see the module docstring
 from ...experiments.timing import MACHINE_COLUMNS, machine_record
+from ...objectives import hinge_primal
+from ...solvers import Pegasos
 
 PAPER = "pegasos"
 LAMBDA = 1e-4

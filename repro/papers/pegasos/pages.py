@@ -17,10 +17,10 @@ import numpy as np
 import pandas as pd
 
 from ... import datasets, published
-from ...tables import OTHER_DATA, UNAVAILABLE, compare, comparison_markdown, misses_markdown, not_run, to_markdown
 from ...experiments import TableOutput
-from . import jobs as PG
 from ...experiments.report import png_bytes
+from ...tables import OTHER_DATA, UNAVAILABLE, compare, comparison_markdown, misses_markdown, not_run, to_markdown
+from . import jobs as PG
 
 # claim id (paper_tables/published/claims.csv) -> (method, metric) of its cell.
 # "200 iterations took 9.2 CPU seconds, the objective value was 0.3% higher":
