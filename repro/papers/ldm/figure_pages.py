@@ -7,7 +7,7 @@ import pandas as pd
 
 from ... import datasets, published
 from ...experiments import TableOutput
-from ...experiments.report import png_bytes, statuses
+from ...experiments.report import png_bytes, pyplot, statuses
 from ...tables import compare, misses_markdown, to_markdown
 from . import figure_jobs as F
 from . import jobs as L
@@ -72,12 +72,6 @@ def _size(records, name):
 
 
 # ------------------------------------------------------------------ figures
-def _pyplot():
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
-
 
 def margin_summary(records: pd.DataFrame) -> pd.DataFrame:
     """Per set, kernel and method: the CV choice, the minimum and the median
@@ -114,7 +108,7 @@ def margin_claims(summary: pd.DataFrame) -> pd.DataFrame:
 def figure1(records: pd.DataFrame, table_run) -> TableOutput:
     summary = margin_summary(records)
     claims = margin_claims(summary)
-    plt = _pyplot()
+    plt = pyplot()
     sets = list(dict.fromkeys(records.paper_dataset))
     kernels = [k for k in F.FIGURE_KERNELS if k in set(records.kernel)]
     fig, axes = plt.subplots(len(kernels), len(sets), figsize=(3.2 * len(sets), 2.8 * len(kernels)),
@@ -155,7 +149,7 @@ def figure2(records: pd.DataFrame, table_run) -> TableOutput:
                            "LDM / SVMa": (wide["LDM"] / wide["SVMa"]).values,
                            "SVMl / LDM": (wide["SVMl"] / wide["LDM"]).values}).round(2)
     capped = records[records.capped]
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6.5, 3.2))
     x = np.arange(len(wide))
     for i, m in enumerate(wide.columns):
@@ -213,7 +207,7 @@ def sensitivity_summary(records: pd.DataFrame) -> pd.DataFrame:
 
 def figure3(records: pd.DataFrame, table_run) -> TableOutput:
     summary = sensitivity_summary(records)
-    plt = _pyplot()
+    plt = pyplot()
     kernels = [k for k in F.FIGURE_KERNELS if k in set(records.kernel)]
     params = ("lambda1", "lambda2", "C")
     fig, axes = plt.subplots(len(kernels), 3, figsize=(10, 2.8 * len(kernels)), squeeze=False)

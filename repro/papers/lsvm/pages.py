@@ -13,7 +13,7 @@ import pandas as pd
 
 from ... import published
 from ...experiments import TableOutput
-from ...experiments.report import png_bytes
+from ...experiments.report import png_bytes, pyplot
 from ...tables import compare, comparison_markdown, misses_markdown, not_run, to_markdown
 from . import jobs as L
 
@@ -107,9 +107,7 @@ def convergence_figure(records: pd.DataFrame) -> bytes:
     """PNG: relative distance ||Q u^i - Q u*|| / ||Q u*|| against i, one line per
     run, with the bound (20) from the first iterate as a dashed line of the
     same colour; one panel per nu."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     scales = sorted(records.nu_times_m.unique())
     fig, axes = plt.subplots(1, len(scales), figsize=(5.5 * len(scales), 4.2), squeeze=False)

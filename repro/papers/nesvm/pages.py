@@ -17,7 +17,7 @@ import pandas as pd
 
 from ... import published
 from ...experiments import TableOutput
-from ...experiments.report import png_bytes
+from ...experiments.report import png_bytes, pyplot
 from ...tables import compare, comparison_markdown, misses_markdown, to_markdown
 from . import jobs as N
 
@@ -281,9 +281,7 @@ def time_vs_c_and_size(records: pd.DataFrame, table_run) -> TableOutput:
 def figure(shown: pd.DataFrame) -> bytes:
     """Left: mean time against C, one line per (method) on each set (Fig. 3);
     right: mean time against set ID at FIG4_C (Fig. 4)."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     sets = sorted(shown["set_id"].unique())
     fig, axes = plt.subplots(1, len(sets) + 1, figsize=(4.2 * (len(sets) + 1), 3.8), squeeze=False)
@@ -466,9 +464,7 @@ def convergence(records: pd.DataFrame, table_run) -> TableOutput:
 
 def convergence_figure(records: pd.DataFrame, summary: pd.DataFrame) -> bytes:
     """log-log gap against k per dataset, Eq. 43's bound dashed, the fitted line dotted."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     names = list(summary["dataset"])
     fig, axes = plt.subplots(1, max(len(names), 1), figsize=(4.4 * max(len(names), 1), 3.8), squeeze=False)

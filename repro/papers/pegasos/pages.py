@@ -18,7 +18,7 @@ import pandas as pd
 
 from ... import datasets, published
 from ...experiments import TableOutput
-from ...experiments.report import png_bytes
+from ...experiments.report import png_bytes, pyplot
 from ...tables import OTHER_DATA, UNAVAILABLE, compare, comparison_markdown, misses_markdown, not_run, to_markdown
 from . import jobs as PG
 
@@ -295,9 +295,7 @@ def figure(gaps: pd.DataFrame, records: pd.DataFrame) -> bytes:
     per k and SGDClassifier as lines, LIBLINEAR's fits as points (SVM-Light
     counts no examples: its fits are in the table only). Datasets and methods
     in the records' order, so that each method keeps its colour."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     gaps = gaps[gaps.examples.notna()]
     names = [d for d in dict.fromkeys(records["dataset"]) if d in set(gaps["dataset"])]
