@@ -9,6 +9,7 @@ from repro.experiments import TableRun
 from repro.papers.catalog import table_spec
 from repro.papers.nesvm import jobs as N
 from repro.papers.nesvm import pages as R
+from repro.papers.nesvm import theory_pages as TP
 
 
 def _records(times: dict, C=R.FIG4_C, capped=()):
@@ -207,8 +208,8 @@ def _convergence_records(dataset="toy", p=2.5, scale=100.0, n_iter=5000, violati
 def _convergence_verdicts(records):
     from repro.experiments import table_run
 
-    out = R.convergence(records, table_run(table_spec("nesvm_convergence"), "quick"))
-    judged = out.csv[out.csv.metric.isin(list(R.THEOREM4))]
+    out = TP.convergence(records, table_run(table_spec("nesvm_convergence"), "quick"))
+    judged = out.csv[out.csv.metric.isin(list(TP.THEOREM4))]
     return judged.set_index(["dataset", "metric"]), out
 
 
@@ -230,8 +231,8 @@ def test_a_violated_bound_fails_and_the_floor_leaves_the_reference_noise_out():
     assert judged.loc[("toy", "theorem4_bound_violations"), "claim"] == R.FAILS
     # a trace that went 1e-4 below the reference: gaps under 100 x 1e-4 are not fitted
     noisy = _convergence_records("toy", p=2.0, below=1e-4)
-    window = R.slope_window(noisy)
-    assert noisy.loc[window, "gap"].min() > 1e-2 and noisy.loc[~window & (noisy.k >= R.K_MIN), "gap"].max() <= 1e-2
+    window = TP.slope_window(noisy)
+    assert noisy.loc[window, "gap"].min() > 1e-2 and noisy.loc[~window & (noisy.k >= TP.K_MIN), "gap"].max() <= 1e-2
 
 
 def test_theorem4_holds_on_heart_scale_and_a1a_in_the_quick_scale():
@@ -281,12 +282,12 @@ def test_the_readings_page_lists_printed_before_alternative_per_ambiguity_and_mu
                              "gap": 0.1, "test_accuracy": 0.84, "job_seconds": 1.0, "cpu_model": "x",
                              "cpu_count": 2, "threads": 1, "thread_pools": "x"})
     records = table_spec("nesvm_readings").schema.check(pd.DataFrame(rows), "hand-made")
-    table = R.readings_table(records)
+    table = TP.readings_table(records)
     assert list(table.ambiguity.unique()) == list(T.READINGS)
     first = table[table.ambiguity == "lipschitz"]
     assert list(zip(first.mu, first.variant)) == [(5.0, "printed"), (5.0, "alternative"), (0.1, "printed"),
                                                   (0.1, "alternative")]
-    out = R.readings(records, table_run(table_spec("nesvm_readings"), "quick"))
+    out = TP.readings(records, table_run(table_spec("nesvm_readings"), "quick"))
     assert "1.000e-01" in out.markdown and "84.0" in out.markdown
 
 
@@ -332,7 +333,7 @@ def test_the_committed_full_run_tables_hold_their_claims_when_present():
     if not conv.exists():
         pytest.skip("no committed nesvm_convergence.csv")
     judged = pd.read_csv(conv)
-    judged = judged[judged.metric.isin(list(R.THEOREM4))]
+    judged = judged[judged.metric.isin(list(TP.THEOREM4))]
     assert set(judged.dataset) == set(T.CONVERGENCE_PROTOCOLS["full"].sets)
     bound = judged[judged.metric == "theorem4_bound_violations"]
     assert (bound["claim"] == R.HOLDS).all(), bound[["dataset", "reproduced", "verdict"]]  # Theorem 4 itself
@@ -344,7 +345,7 @@ def test_the_committed_full_run_tables_hold_their_claims_when_present():
     from repro.explanations import entries
 
     records = read_records(root / "nesvm_convergence_records.csv", table_spec("nesvm_convergence").schema)
-    rebuilt, _ = R.convergence_comparison(records)
+    rebuilt, _ = TP.convergence_comparison(records)
     used = rebuilt.attrs["explanations_used"]
     assert all(r.holds for r in used.values())
     assert set(entries("nesvm_convergence")) == {r.key for r in used.values()}

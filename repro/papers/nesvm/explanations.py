@@ -6,9 +6,9 @@ entry is) when the paper's package is imported (``__init__.py``).
 from __future__ import annotations
 
 from ...explanations import Explanation, register
-from .pages import LATE_K
+from .theory_pages import LATE_K
 
-# pages.convergence_summary).
+# theory_pages.convergence_summary).
 def _nesvm_rate_facts(cell, ctx):
     row = ctx["summary"].set_index("dataset").loc[cell.dataset]
     return {"early": row[f"slope k < {LATE_K}"], "late": row[f"slope k >= {LATE_K}"], "late_k": LATE_K,

@@ -2,12 +2,12 @@
 
 The timing experiments (Figs. 3 and 4, the image sets) run in :mod:`.jobs`;
 Theorem 4 and the printed readings, small jobs with their own protocols, in
-:mod:`.theory_jobs`.
+:mod:`.theory_jobs`; their pages are built by :mod:`.pages` and :mod:`.theory_pages`.
 """
 from ...experiments import TableSpec
 from ...experiments.records import JobFiles
 from . import jobs as N
-from . import pages
+from . import pages, theory_pages
 from . import theory_jobs as T
 
 
@@ -28,10 +28,10 @@ TABLES = {spec.id: spec for spec in (
               cost=_job_cost),
     # a convergence job's row count is the number of distinct log-spaced k it kept: not fixed
     TableSpec("nesvm_convergence", N.PAPER, T.CONVERGENCE_SCHEMA, JobFiles("{dataset}.csv", {"dataset": "dataset"}),
-              jobs=T.convergence_jobs, run=T.run_convergence, build=pages.convergence,
+              jobs=T.convergence_jobs, run=T.run_convergence, build=theory_pages.convergence,
               protocols=T.CONVERGENCE_PROTOCOLS, cost=_job_cost),
     TableSpec("nesvm_readings", N.PAPER, T.READINGS_SCHEMA,
               JobFiles("{reading}/mu{mu}.csv", {"reading": "reading", "mu": "mu"}, rows=2),
-              jobs=T.reading_jobs, run=T.run_reading, build=pages.readings,
+              jobs=T.reading_jobs, run=T.run_reading, build=theory_pages.readings,
               protocols=T.READINGS_PROTOCOLS, cost=_job_cost),
 )}
