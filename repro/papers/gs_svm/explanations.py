@@ -12,6 +12,7 @@ from ...solvers import HardMarginSVM
 from ...tolerances import tolerance_for
 from .jobs import HM_MAX_ITER
 
+# Context of gs_svm_table1: records (one per fit), cells (ours), published.
 # Context of gs_svm_table2: records (outer folds of complete sets), cells,
 # published, ttests (GS-SVM vs SVM), params (per set and method: selected
 # parameters, unconverged problems over all fits and in the refits, fits).

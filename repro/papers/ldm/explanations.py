@@ -10,6 +10,7 @@ import numpy as np
 from ...explanations import Explanation, register
 from .figure_jobs import table1_name  # Tables 2-4's names -> Table 1's
 
+# Context of ldm_table1: registry (Table 1's name ->
 # figure_pages.registry_facts: the public file's checked size, how ours is
 # built, the registry's note on the LDM paper's size).
 

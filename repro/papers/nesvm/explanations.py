@@ -8,7 +8,10 @@ from __future__ import annotations
 from ...explanations import Explanation, register
 from .theory_pages import LATE_K
 
+# Context of nesvm_convergence: summary (one row per dataset,
 # theory_pages.convergence_summary).
+
+
 def _nesvm_rate_facts(cell, ctx):
     row = ctx["summary"].set_index("dataset").loc[cell.dataset]
     return {"early": row[f"slope k < {LATE_K}"], "late": row[f"slope k >= {LATE_K}"], "late_k": LATE_K,

@@ -9,7 +9,9 @@ import numpy as np
 
 from ...explanations import Explanation, register
 
-# kt_gaps (kt_gaps), test_error (test_error_course).
+# Context of pegasos_convergence: records, kt (jobs.kt_spread),
+# kt_gaps (jobs.kt_gaps), test_error (jobs.test_error_course).
+
 
 def _kt_row(cell, ctx):
     spread = ctx["kt"]
@@ -36,26 +38,33 @@ def _kt_fewest_iterations(cell, ctx):
     return row.k_largest_gap == g[(g.dataset == cell.dataset) & np.isclose(g.kT_target, kt)].batch_size.max()
 
 
-_KT_FEWEST = Explanation(
-    reason="at kT = {kt} the largest gap belongs to the largest k, which takes the fewest iterations: "
-           "{gaps}. With the step 1/(lambda t), the slides' update makes w_(T+1) (projection aside) the "
-           "average over the T iterations of (1/(lambda k)) sum of y x over the violators: its noise falls "
-           "with kT, but the terms of the early, poor iterates weigh 1/T, so at a fixed kT fewer "
-           "iterations leave more of that start-up error (k = {worst}: T = {T}, lambda T = {lam_T:.3g}); "
-           "k matters until T is large",
-    evidence="'The kT experiment' on this page (gap per k and kT) and the gap against examples in the figure",
-    when=lambda cell, ctx: cell.metric == "gap_ratio_over_k" and _kt_fewest_iterations(cell, ctx),
-    condition="the largest gap at this kT is the largest k's",
-    facts=_kt_facts)
+def _kt_rule(fewest: bool, reason: str, evidence: str) -> Explanation:
+    """The rule over a kT row's gap ratio for one answer to "is the largest gap
+    the largest k's?": ``fewest`` (explained by the number of iterations) or not
+    (a finding that does not explain the miss)."""
+    return Explanation(
+        reason=reason, evidence=evidence, facts=_kt_facts, explained=fewest,
+        when=lambda cell, ctx: cell.metric == "gap_ratio_over_k" and _kt_fewest_iterations(cell, ctx) == fewest,
+        condition=f"the largest gap at this kT is {'' if fewest else 'not '}the largest k's")
 
-_KT_OTHER = Explanation(
-    reason="not explained by the number of iterations: at kT = {kt} the largest gap is k = {worst}'s, not "
-           "the largest k's: {gaps}. Each value is one last iterate of one seed (the slides' output), "
-           "whose gap moves from one iteration to the next; how much of the spread that is, one seed "
-           "cannot tell",
-    evidence="'The kT experiment' on this page and the gap against examples in the figure",
-    when=lambda cell, ctx: cell.metric == "gap_ratio_over_k" and not _kt_fewest_iterations(cell, ctx),
-    condition="the largest gap at this kT is not the largest k's", explained=False, facts=_kt_facts)
+
+_KT_FEWEST = _kt_rule(
+    True,
+    "at kT = {kt} the largest gap belongs to the largest k, which takes the fewest iterations: "
+    "{gaps}. With the step 1/(lambda t), the slides' update makes w_(T+1) (projection aside) the "
+    "average over the T iterations of (1/(lambda k)) sum of y x over the violators: its noise falls "
+    "with kT, but the terms of the early, poor iterates weigh 1/T, so at a fixed kT fewer "
+    "iterations leave more of that start-up error (k = {worst}: T = {T}, lambda T = {lam_T:.3g}); "
+    "k matters until T is large",
+    "'The kT experiment' on this page (gap per k and kT) and the gap against examples in the figure")
+
+_KT_OTHER = _kt_rule(
+    False,
+    "not explained by the number of iterations: at kT = {kt} the largest gap is k = {worst}'s, not "
+    "the largest k's: {gaps}. Each value is one last iterate of one seed (the slides' output), "
+    "whose gap moves from one iteration to the next; how much of the spread that is, one seed "
+    "cannot tell",
+    "'The kT experiment' on this page and the gap against examples in the figure")
 
 
 def _test_error_facts(cell, ctx):
