@@ -8,6 +8,7 @@ Shared machinery (a paper uses it and never copies it):
 * :mod:`.timing`: the interleaved best-of-N harness, threads pinned;
 * :mod:`.records`: record schemas, atomic writes, validated reads;
 * :mod:`.resume`: committed records laid back as the workflow's job files;
+* :mod:`.rebuild`: a table's page rewritten from its committed records;
 * :mod:`.cost`: what planned jobs cost, from the records' measured times;
 * :mod:`.report`: runs cut short or left out, and the page around a table;
 * :func:`repro.tables.compare`: published vs reproduced with the verdicts.
