@@ -64,4 +64,10 @@ def register(paper: str, rules: dict) -> None:
 
 
 def tolerance_for(paper: str, metric: str) -> Tolerance | None:
+    """The rule of a paper's metric; None: the metric is reported without a
+    judgement. A paper that has filed no rule at all is refused: its package was
+    not imported, and every cell would read 'no tolerance' instead of its verdict."""
+    if not any(key[0] == paper for key in TOLERANCES):
+        raise LookupError(f"no tolerances filed for {paper!r}: importing its package "
+                          f"(repro.papers.{paper}) files them")
     return TOLERANCES.get((paper, metric))
