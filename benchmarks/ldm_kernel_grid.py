@@ -2,7 +2,7 @@
 against LIBSVM's (scikit-learn's SVC) grid on the same partition.
 
 Data: german (ldm-german, 1000 x 59), partition 0 of Tables 2/3
-(repro.experiments.ldm.partitions), its training half (500 rows), scaled to
+(repro.papers.ldm.jobs.partitions), its training half (500 rows), scaled to
 [0, 1] on it; RBF kernel exp(-||x-z||^2 / (2 w^2)), w = width x delta.
 
 1. One fit at a fixed setting (C = 10, lambda1 = lambda2 = 2^-5, width 1 x delta)
@@ -29,7 +29,7 @@ import numpy as np  # noqa: E402
 from sklearn.exceptions import ConvergenceWarning  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
-from repro.experiments import ldm as L  # noqa: E402
+from repro.papers.ldm import jobs as L  # noqa: E402
 from repro.experiments.selection import select_and_test  # noqa: E402
 from repro.kernels import squared_distances  # noqa: E402
 from repro.solvers import ldm as ldm_module  # noqa: E402

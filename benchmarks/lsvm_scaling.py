@@ -37,7 +37,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from threadpoolctl import threadpool_info, threadpool_limits
 
-from repro.experiments.lsvm import make_data  # the data of the workflow's lsvm_scaling table
+from repro.papers.lsvm.jobs import make_data  # the data of the workflow's lsvm_scaling table
 from repro.objectives import squared_hinge_primal
 from repro.solvers import LSVM
 

@@ -165,6 +165,15 @@ def compare(published: pd.DataFrame, reproduced: pd.DataFrame, paper: str, table
     return out
 
 
+def comparison_markdown(comparison: pd.DataFrame, title: str, digits: int | None = None,
+                        notes: str = "") -> str:
+    """A comparison as its page shows it: without the ``why`` column (a miss's
+    reason is printed under the table, :func:`misses_markdown`), rounded to
+    ``digits`` (None: as computed)."""
+    shown = comparison.drop(columns="why")
+    return to_markdown(shown if digits is None else shown.round(digits), title=title, notes=notes)
+
+
 def misses_markdown(comparison: pd.DataFrame, title: str = "Misses and why") -> str:
     """The reasons of a table's misses, one paragraph per cell, for the
     Markdown page under the table (the CSV has them in its ``why`` column)."""

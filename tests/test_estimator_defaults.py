@@ -176,13 +176,14 @@ def lsvm_primal_optimum(A, d, nu):
 
 
 # heart_scale and a1a (cached or in the mirror), and the six UCI sets of the
-# lsvm_accuracy table (repro.experiments.lsvm.ACCURACY_DATASETS) unscaled, as
+# lsvm_accuracy table (repro.papers.lsvm.jobs.ACCURACY_DATASETS) unscaled, as
 # repro.datasets.load gives them
 LSVM_SETS = ["heart_scale", "a1a", "austra", "diabetes", "heart", "ionosphere", "liver", "wdbc"]
 
 
 def test_lsvm_sets_are_the_papers_small_sets():
-    from repro.experiments import gs_svm, lsvm
+    from repro.papers.gs_svm import jobs as gs_svm
+    from repro.papers.lsvm import jobs as lsvm
 
     assert sorted(gs_svm.our_name(n) for n in lsvm.ACCURACY_DATASETS) == sorted(LSVM_SETS[2:])
 

@@ -5,13 +5,13 @@ import pytest
 from scipy import stats
 from sklearn.model_selection import StratifiedKFold
 
-from repro.experiments import table_spec
 from repro.experiments.records import RecordSchema, read_all, read_records, write_records
 from repro.experiments.selection import best_index, dataset_record, fold_record, select_and_test
 from repro.experiments.splits import random_partitions, stratified_kfold
 from repro.experiments.stats import paired_comparison, paired_ttest, win_tie_loss
 from repro.experiments.timing import interleaved_best_of, machine_record
 from repro.papers import PAPERS
+from repro.papers.catalog import BY_PAPER, table_spec
 
 Y = np.array([0] * 30 + [1] * 20 + [2] * 10)
 
@@ -199,18 +199,15 @@ def test_unknown_column_kinds_are_refused():
 
 
 # ------------------------------------------------------------------ registry
-def test_tables_are_found_by_id_and_unknown_ids_are_named(monkeypatch):
+def test_tables_are_found_by_id_and_unknown_ids_are_named():
     assert table_spec("gs_svm_table2").paper == "gs_svm"
     with pytest.raises(ValueError, match="does not start with a paper id"):
         table_spec("gs-svm_table2")
     with pytest.raises(ValueError, match="unknown table"):
         table_spec("gs_svm_table9")
-    import sys
-
-    # every paper has its module now; a paper without one (simulated) is named as such
-    monkeypatch.setitem(sys.modules, "repro.experiments.ldm", None)
-    with pytest.raises(ValueError, match="has no experiments yet"):
-        table_spec("ldm_table2")
+    # every paper's tables are in the catalog, each filed under its own paper
+    assert set(BY_PAPER) == set(PAPERS)
+    assert all(spec.paper == paper for paper, tables in BY_PAPER.items() for spec in tables.values())
 
 
 def test_one_paper_id_everywhere():
@@ -287,20 +284,18 @@ def test_a_new_papers_experiment_is_grids_a_hook_and_table_specs(tmp_path, monke
                            "split_index": "int", "log2_C": "float", "accuracy": "float"})
     spec = E.TableSpec("ldm_table2", "ldm", schema,
                        JobFiles("{dataset}/repeat{repeat}.csv", {"dataset": "dataset", "repeat": "split_index"}),
-                       jobs=jobs, run=run, build=build, per_split=True)
-    module = SimpleNamespace(PROTOCOLS={"quick": {"repeats": 3}}, TABLES={spec.id: spec})
-    monkeypatch.setattr(E, "paper_module", lambda paper: module)
+                       jobs=jobs, run=run, build=build, protocols={"quick": {"repeats": 3}}, per_split=True)
 
-    paths = spec.job_paths(tmp_path, module.PROTOCOLS["quick"])
-    for path, fields in zip(paths, jobs(module.PROTOCOLS["quick"])):
-        E.write_job(spec.id, "quick", {k: str(v) for k, v in fields.items()}, path)  # as the workflow's record.py
+    paths = spec.job_paths(tmp_path, spec.protocol("quick"))
+    for path, fields in zip(paths, jobs(spec.protocol("quick"))):
+        E.write_job(spec, "quick", {k: str(v) for k, v in fields.items()}, path)  # as the workflow's record.py
     out = SimpleNamespace(csv=tmp_path / "t.csv", md=tmp_path / "t.md", records=tmp_path / "r.csv")
-    E.write_table(spec.id, paths, out, E.TableRun("quick", module.PROTOCOLS["quick"]))  # as table.py
+    E.write_table(spec, paths, out, E.table_run(spec, "quick"))  # as table.py
     table = pd.read_csv(out.csv)
     assert set(table.verdict) == {"no tolerance"}  # the paper has not declared its tolerances yet
     from repro import tolerances
     monkeypatch.setitem(tolerances.TOLERANCES, ("ldm", "accuracy_percent"), tolerances.Tolerance("abs", 2.0, "test"))
-    E.write_table(spec.id, paths, out, E.TableRun("quick", module.PROTOCOLS["quick"]))
+    E.write_table(spec, paths, out, E.table_run(spec, "quick"))
     assert set(pd.read_csv(out.csv).verdict) == {"ok"}  # ours = published - 1, within 2 points
     records = read_records(out.records, schema)
     assert len(records) == 6 and set(records.split_seed) == {100, 101, 102}
@@ -308,7 +303,7 @@ def test_a_new_papers_experiment_is_grids_a_hook_and_table_specs(tmp_path, monke
     assert "Scale: quick." in md and "'win':" in md
 
 
-def test_a_table_writes_the_figures_its_rule_declares_and_refuses_others(tmp_path, monkeypatch):
+def test_a_table_writes_the_figures_its_rule_declares_and_refuses_others(tmp_path):
     from types import SimpleNamespace
 
     import repro.experiments as E
@@ -317,17 +312,16 @@ def test_a_table_writes_the_figures_its_rule_declares_and_refuses_others(tmp_pat
     spec = E.TableSpec("ldm_table9", "ldm", schema, E.records.JobFiles("{x}.csv", {"x": "x"}),
                        jobs=lambda p: [], run=None,
                        build=lambda r, t: E.TableOutput(pd.DataFrame({"a": [1]}), "page\n",
-                                                        figures={"png": b"\x89PNG bytes"}))
-    monkeypatch.setattr(E, "table_spec", lambda table_id: spec)
+                                                        figures={"png": b"\x89PNG bytes"}), protocols={})
     records = tmp_path / "r.csv"
     write_records(records, pd.DataFrame({"x": [1]}), schema)
     run = E.TableRun("full", None)
     out = SimpleNamespace(csv=tmp_path / "t.csv", md=tmp_path / "t.md", png=tmp_path / "t.png")
-    assert E.write_table(spec.id, [records], out, run) == [out.png]
+    assert E.write_table(spec, [records], out, run) == [out.png]
     assert out.png.read_bytes() == b"\x89PNG bytes"
     no_png = SimpleNamespace(csv=tmp_path / "u.csv", md=tmp_path / "u.md")
     with pytest.raises(ValueError, match="no output of that name"):
-        E.write_table(spec.id, [records], no_png, run)
+        E.write_table(spec, [records], no_png, run)
 
 
 # ------------------------------------------------------------------ capped runs

@@ -22,7 +22,7 @@ from sklearn.pipeline import make_pipeline
 from repro._kernels.kernels import kernel_matrix
 from repro._kernels.smo import smo_solve
 from repro.datasets.preprocess import RangeScaler
-from repro.experiments import gs_svm as GS
+from repro.papers.gs_svm import jobs as GS
 from repro.solvers import GSSVM, SMO, HardMarginSVM
 from repro.solvers._validation import as_rows_input, kernel_params
 

@@ -20,7 +20,7 @@ FORMATS = {"dense": lambda M: M, "csr": sp.csr_matrix}
 
 
 def hand_formed(A, B):
-    """The arithmetic of repro/experiments/gs_svm.py's _scaled_sqdists, which
+    """The arithmetic of repro/papers/gs_svm/jobs.py's _scaled_sqdists, which
     squared_distances replaces: dots from the private linear kernel, then
     sqA[:, None] + sqB[None, :] - 2 dots, clamped at 0."""
     RA, RB = as_rows_input(A), as_rows_input(B)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from repro.experiments import table_spec
+from repro.papers.catalog import table_spec
 from repro.experiments.rebuild import rebuild
 from repro.experiments.records import read_records, verify_checksum, write_checksum
 from repro.experiments.resume import restore_jobs
@@ -62,7 +62,7 @@ def test_the_committed_records_read_and_match_their_checksums():
 def test_an_accuracy_that_cannot_be_is_refused_with_its_line(committed, value, problem):
     _set_field(committed, 7, "test_accuracy", value)
     with pytest.raises(ValueError, match=rf"{TABLE}_records.csv, line 7, column 'test_accuracy': .*{problem}"):
-        restore_jobs(committed, committed.parent.parent / "results" / "full" / "ldm" / "table2")
+        restore_jobs(SPEC, committed.parent.parent / "results" / "full" / "ldm" / "table2", source=committed)
 
 
 def test_a_renamed_method_is_refused(committed):
@@ -87,13 +87,13 @@ def test_a_flipped_digit_is_refused_by_the_checksum(committed, tmp_path):
     shutil.copy(REPO / "paper_tables" / f"{TABLE}_records.csv.sha256", committed.parent)  # the recorded one
     assert committed.with_name(committed.name + ".sha256").read_text() != write_checksum_was
     with pytest.raises(ValueError, match="its sha256 is not the one its table step recorded"):
-        restore_jobs(committed, tmp_path / "results" / "full" / "ldm" / "table2")
+        restore_jobs(SPEC, tmp_path / "results" / "full" / "ldm" / "table2", source=committed)
     with pytest.raises(ValueError, match="its sha256 is not the one its table step recorded"):
-        rebuild(TABLE, committed.parent)
+        rebuild(SPEC, committed.parent)
     assert not (tmp_path / "results").exists() and not (committed.parent / f"{TABLE}.md").exists()
 
 
 def test_records_without_a_checksum_are_refused(committed):
     committed.with_name(committed.name + ".sha256").unlink()
     with pytest.raises(ValueError, match="no checksum beside it"):
-        rebuild(TABLE, committed.parent)
+        rebuild(SPEC, committed.parent)

@@ -1,13 +1,16 @@
-"""A table's committed records written back as its job files (repro.experiments.resume)."""
+"""A table's committed records written back as its job files (repro.experiments.resume,
+``python -m repro.papers resume``)."""
 import pandas as pd
 import pytest
 
-from repro.experiments import gs_svm as GS
+from repro.papers.__main__ import main
+from repro.papers.catalog import table_spec
+from repro.papers.gs_svm import jobs as GS
 from repro.experiments import write_job, write_table, table_run
 from repro.experiments.records import write_checksum, write_records
-from repro.experiments.resume import main, restore_jobs
+from repro.experiments.resume import restore_jobs, table_id_of
 
-SPEC = GS.TABLES["gs_svm_table2"]
+SPEC = table_spec("gs_svm_table2")
 
 
 def OUT(tmp_path):
@@ -41,14 +44,14 @@ def test_restored_jobs_are_byte_for_byte_the_files_the_jobs_wrote(data_env, tmp_
     ran = tmp_path / "ran"
     paths = [SPEC.job_files.path(ran, dataset="Iris", fold=k) for k in (0, 4)]
     for k, path in zip((0, 4), paths):
-        write_job(SPEC.id, "quick", {"dataset": "Iris", "fold": str(k)}, path)
+        write_job(SPEC, "quick", {"dataset": "Iris", "fold": str(k)}, path)
     table = tmp_path / "tables"
     outputs = type("Out", (), {"csv": table / "t.csv", "md": table / "t.md",
                                "records": table / "gs_svm_table2_records.csv",
                                "checksum": table / "gs_svm_table2_records.csv.sha256"})
-    write_table(SPEC.id, paths, outputs, table_run(SPEC.id, "quick"))
+    write_table(SPEC, paths, outputs, table_run(SPEC, "quick"))
     restored = tmp_path / "restored" / "gs_svm" / "table2"
-    written = restore_jobs(outputs.records, restored)
+    written = restore_jobs(SPEC, restored, source=outputs.records)
     assert [p.relative_to(restored) for p in written] == [p.relative_to(ran) for p in paths]
     for path, back in zip(paths, written):
         assert back.read_bytes() == path.read_bytes()
@@ -60,7 +63,7 @@ def test_existing_job_files_are_kept(tmp_path, capsys):
     kept = SPEC.job_files.path(out, dataset="Page", fold=0)
     kept.parent.mkdir(parents=True)
     kept.write_text("this machine's run\n")
-    main([str(records), str(out)])
+    main(["resume", str(records), str(out)])
     assert kept.read_text() == "this machine's run\n"
     assert SPEC.job_files.path(out, dataset="Page", fold=1).exists()
     assert "wrote 1 job file(s)" in capsys.readouterr().out
@@ -72,7 +75,7 @@ def test_a_records_file_cut_mid_line_is_refused_and_nothing_written(tmp_path):
     path.write_text(text[: len(text) - 7])  # cut inside the last row
     write_checksum(path)  # as if cut before the table step recorded it: the parser must refuse
     with pytest.raises(ValueError, match=r"line 7: the file ends mid-line"):
-        restore_jobs(path, OUT(tmp_path))
+        restore_jobs(SPEC, OUT(tmp_path), source=path)
     assert not OUT(tmp_path).exists()
 
 
@@ -82,7 +85,7 @@ def test_a_records_file_cut_at_a_line_boundary_is_refused_and_nothing_written(tm
     path.write_text("".join(lines[:-1]))  # the last job lost its last record
     write_checksum(path)
     with pytest.raises(ValueError, match=r"job \{'dataset': 'Page', 'fold': 1\} has 2 records, expected 3"):
-        restore_jobs(path, OUT(tmp_path))
+        restore_jobs(SPEC, OUT(tmp_path), source=path)
     assert not OUT(tmp_path).exists()
 
 
@@ -90,12 +93,12 @@ def test_a_file_that_is_not_a_tables_records_is_refused(tmp_path):
     bad = tmp_path / "table.csv"
     bad.write_text("dataset,method,value\nIris,SVMs,0.9\n")
     with pytest.raises(ValueError, match="not a table's records file"):
-        restore_jobs(bad, OUT(tmp_path))
+        table_id_of(bad)
     one = tmp_path / "gs_svm_table1_records.csv"
     one.write_text("x\n1\n")
     write_checksum(one)
     with pytest.raises(ValueError, match="line 1: columns do not match the schema"):
-        restore_jobs(one, tmp_path / "full" / "gs_svm" / "table1")
+        restore_jobs(table_spec("gs_svm_table1"), tmp_path / "full" / "gs_svm" / "table1", source=one)
 
 
 def test_a_folder_that_is_not_the_tables_is_refused_in_one_line(tmp_path, capsys):
@@ -103,7 +106,7 @@ def test_a_folder_that_is_not_the_tables_is_refused_in_one_line(tmp_path, capsys
     records = _records_file(tmp_path, [_fold_frame("Page", 0)])
     typo = tmp_path / "results" / "full" / "ldm" / "tabel4"
     with pytest.raises(SystemExit) as stop:
-        main([str(records), str(typo)])
+        main(["resume", str(records), str(typo)])
     message = str(stop.value.code)
     assert message.startswith("resume: ") and "\n" not in message
     assert "is not the job folder of gs_svm_table2 (it ends in gs_svm/table2" in message
@@ -113,11 +116,11 @@ def test_a_folder_that_is_not_the_tables_is_refused_in_one_line(tmp_path, capsys
 def test_a_table_without_committed_records_is_refused_in_one_line(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # no paper_tables/ here
     with pytest.raises(SystemExit) as stop:
-        main(["ldm_table4"])
+        main(["resume", "ldm_table4"])
     assert str(stop.value.code) == ("resume: ldm_table4 has no committed records (paper_tables/"
                                     "ldm_table4_records.csv does not exist): its jobs have to run")
     with pytest.raises(SystemExit) as stop:
-        main(["ldm_tabel4"])
+        main(["resume", "ldm_tabel4"])
     assert str(stop.value.code).startswith("resume: unknown table 'ldm_tabel4'")
 
 
@@ -125,7 +128,7 @@ def test_a_table_id_restores_into_the_folder_the_workflow_reads(tmp_path, monkey
     monkeypatch.chdir(tmp_path)
     (tmp_path / "paper_tables").mkdir()
     _records_file(tmp_path / "paper_tables", [_fold_frame("Page", 0), _fold_frame("Iris", 3)])
-    main(["gs_svm_table2"])
+    main(["resume", "gs_svm_table2"])
     assert "wrote 2 job file(s) of gs_svm_table2" in capsys.readouterr().out
     assert SPEC.job_files.path(tmp_path / "results" / "full" / "gs_svm" / "table2", dataset="Iris", fold=3).exists()
 

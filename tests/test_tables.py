@@ -3,6 +3,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import repro.papers.gs_svm  # noqa: F401 (files the GS-SVM tolerances these cells are judged by)
 from repro import explanations, tables
 from repro.explanations import Explanation
 from repro.tables import compare, not_run, partial, to_markdown
@@ -138,3 +139,24 @@ def test_tolerance_accepts(kind, value, pub, rep, ok):
 def test_markdown_escapes_pipes_and_blanks_missing():
     md = to_markdown(pd.DataFrame({"a": ["x|y", None], "b": [1.5, np.nan]}), title="T")
     assert "x\\|y" in md and "| 1.5 |" in md and "|  |  |" in md
+
+
+def test_each_paper_files_its_own_rules_and_entries_once(monkeypatch):
+    """The registries are filled by the papers' packages: a rule or an entry filed
+    twice, an entry filed under another paper's table, and a paper that has filed
+    no rule (its package not imported) are refused, not read as 'no tolerance'."""
+    from repro import tolerances
+
+    rule = tolerances.Tolerance("abs", 1.0, "test")
+    with pytest.raises(ValueError, match="registered twice"):
+        tolerances.register("gs_svm", {"kernel_evals_1e6": rule})
+    with pytest.raises(ValueError, match="unknown paper id"):
+        tolerances.register("gs-svm", {"x": rule})
+    monkeypatch.setattr(tolerances, "TOLERANCES", {})
+    with pytest.raises(LookupError, match="no tolerances filed for 'gs_svm'"):
+        tolerances.tolerance_for("gs_svm", "kernel_evals_1e6")
+    entry = explanations.EXPLANATIONS[("gs_svm_table2", "Glass", "SVMs")]
+    with pytest.raises(ValueError, match="registered twice"):
+        explanations.register("gs_svm", {("gs_svm_table2", "Glass", "SVMs"): entry})
+    with pytest.raises(ValueError, match="another paper"):
+        explanations.register("ldm", {("gs_svm_table2", "Iris", "SVMs"): entry})

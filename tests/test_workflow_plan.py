@@ -128,7 +128,7 @@ def test_a_missing_baseline_stops_the_workflow_with_one_message(data_env, tmp_pa
 def test_the_readmes_cost_table_is_what_the_committed_records_measured():
     """Every row of the README's cost table states the jobs and the measured seconds of
     the table's committed records, as the plan prints them; and Page's share."""
-    from repro.experiments import table_spec
+    from repro.papers.catalog import table_spec
     from repro.experiments.cost import hours, measured_seconds
     from repro.experiments.records import read_records
 

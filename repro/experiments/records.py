@@ -10,7 +10,7 @@ with the file and the line instead of becoming a table.
 
 Resume: a table's committed records (``paper_tables/<table>_records.csv``) are
 written back as the workflow's per-job files by :meth:`JobFiles.restore`
-(``python -m repro.experiments.resume``), so a run longer than one machine
+(``python -m repro.papers resume``), so a run longer than one machine
 session continues on a fresh checkout: Snakemake plans only the missing jobs.
 """
 from __future__ import annotations

@@ -112,6 +112,15 @@ def banner(table_run) -> str:
     return scale + (f"{table_run.note}\n\n" if table_run.note else "")
 
 
+def pyplot():
+    """matplotlib's pyplot on the Agg backend: jobs and table steps draw
+    without a display (imported when a figure is drawn, not with the page)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
 def png_bytes(fig, dpi: int = 100) -> bytes:
     """A figure's PNG (closed after): no Software metadata, so the bytes do
     not change with matplotlib's version and a rebuilt figure of the same

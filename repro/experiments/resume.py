@@ -8,7 +8,7 @@ the full-scale workflow does this for every table before it plans (config
 again), so a fresh clone rebuilds the pages in minutes and a run longer than
 one machine session continues where the committed records stop. By hand:
 
-    python -m repro.experiments.resume ldm_table4            # or paper_tables/ldm_table4_records.csv
+    python -m repro.papers resume ldm_table4            # or paper_tables/ldm_table4_records.csv
 
 writes them under ``results/full/ldm/table4``, the folder the workflow reads
 (``--results`` for another results folder). The records are checked first, against the sha256 their table step recorded beside
@@ -20,11 +20,8 @@ files are never overwritten (what this machine ran wins). Only records made
 by the same code may be mixed: the git history of the records file says which
 commit produced them.
 """
-import argparse
-import sys
 from pathlib import Path
 
-from . import table_spec
 from .records import read_records, verify_checksum
 
 SUFFIX = "_records"
@@ -36,15 +33,15 @@ def records_file(table_id: str, records_dir=RECORDS_DIR) -> Path:
     return Path(records_dir) / f"{table_id}{SUFFIX}.csv"
 
 
-def spec_of(table_or_records):
-    """The table spec of a table id or of a records file's name (``<table id>_records.csv``)."""
+def table_id_of(table_or_records) -> str:
+    """The table id of a table id or of a records file's name (``<table id>_records.csv``)."""
     text = str(table_or_records)
     if text.endswith(".csv"):
         stem = Path(text).stem
         if not stem.endswith(SUFFIX):
             raise ValueError(f"{text}: not a table's records file (<table id>{SUFFIX}.csv)")
-        return table_spec(stem[: -len(SUFFIX)])
-    return table_spec(text)
+        return stem[: -len(SUFFIX)]
+    return text
 
 
 def job_folder(spec, results="results", scale="full") -> Path:
@@ -61,13 +58,12 @@ def check_folder(spec, into) -> None:
                          f"e.g. {job_folder(spec)}); nothing written")
 
 
-def restore_jobs(table_or_records, into=None, *, results="results", records_dir=RECORDS_DIR) -> list:
-    """Write one file per job of a table's committed records under its job
-    folder (``into``, checked, or the full scale's under ``results``), unless
-    that file exists. Returns the paths written."""
-    spec = spec_of(table_or_records)
-    source = (Path(table_or_records) if str(table_or_records).endswith(".csv")
-              else records_file(spec.id, records_dir))
+def restore_jobs(spec, into=None, *, source=None, results="results", records_dir=RECORDS_DIR) -> list:
+    """Write one file per job of a table's committed records (``source``, by
+    default its records file under ``records_dir``) under its job folder
+    (``into``, checked, or the full scale's under ``results``), unless that
+    file exists. Returns the paths written."""
+    source = records_file(spec.id, records_dir) if source is None else Path(source)
     if not source.exists():
         raise ValueError(f"{spec.id} has no committed records ({source} does not exist): "
                          f"its jobs have to run")
@@ -77,24 +73,3 @@ def restore_jobs(table_or_records, into=None, *, results="results", records_dir=
     records = read_records(source, spec.schema)
     return spec.job_files.restore(records, folder, spec.schema, source)
 
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m repro.experiments.resume",
-                                     description=__doc__.split("\n\n")[0])
-    parser.add_argument("table", help="a table id (ldm_table4) or its records file "
-                                      "(paper_tables/ldm_table4_records.csv)")
-    parser.add_argument("into", nargs="?", help="the table's job folder (default: "
-                                                "<results>/full/<paper>/<table>)")
-    parser.add_argument("--results", default="results", help="the workflow's results folder (config results_dir)")
-    args = parser.parse_args(argv)
-    try:
-        written = restore_jobs(args.table, args.into, results=args.results)
-    except (ValueError, OSError) as exc:  # one line, no traceback: the message says what is wrong
-        sys.exit(f"resume: {exc}")
-    print(f"wrote {len(written)} job file(s) of {spec_of(args.table).id} (existing files kept)")
-    for path in written:
-        print(f"  {path}")
-
-
-if __name__ == "__main__":
-    main()

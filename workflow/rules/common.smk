@@ -86,7 +86,7 @@ def restore_committed(spec, protocol):
         return
     if all(os.path.exists(p) for p in spec.job_paths(RESULTS, protocol)):
         return
-    written = restore_jobs(spec.id, results=config["results_dir"])
+    written = restore_jobs(spec, results=config["results_dir"])
     if written:
         RESTORED.append(f"{spec.id}: {len(written)} job files laid back from {records_file(spec.id)}")
 

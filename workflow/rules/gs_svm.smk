@@ -3,11 +3,11 @@
 # (dataset, outer fold) for Table 2 and per dataset for the speed table, so
 # --cores N and a cluster get parallel work. Jobs and tables run through the
 # generic scripts (record.py, table.py): paths, records and tables come from the
-# TableSpecs of repro.experiments.gs_svm.
-from repro.experiments import gs_svm as GS
+# TableSpecs of repro/papers/gs_svm/tables.py.
+from repro.papers.gs_svm.tables import TABLES as GS_TABLES
 
-GS_PROTOCOL = GS.PROTOCOLS[SCALE]
-GS_T1, GS_T2, GS_SPEED = (GS.TABLES[t] for t in ("gs_svm_table1", "gs_svm_table2", "gs_svm_speed"))
+GS_T1, GS_T2, GS_SPEED = (GS_TABLES[t] for t in ("gs_svm_table1", "gs_svm_table2", "gs_svm_speed"))
+GS_PROTOCOL = GS_T1.protocol(SCALE)
 
 
 rule gs_svm_table1_record:

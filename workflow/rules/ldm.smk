@@ -2,17 +2,17 @@
 # half/half partitions, linear kernel (Table 2) and RBF kernel (Table 3), with
 # nested 5-fold CV and paired t-tests. One job per (set, partition) and table,
 # through the generic scripts; paths, records and tables come from the
-# TableSpecs of repro.experiments.ldm. Table 1 (sizes) and Figures 1-3 (margins,
-# CPU time, parameter influence) come from repro.experiments.ldm_figures, one
+# TableSpecs of repro/papers/ldm/tables.py. Table 1 (sizes) and Figures 1-3 (margins,
+# CPU time, parameter influence) run in repro/papers/ldm/figure_jobs.py, one
 # job per set (and kernel). Sets that cannot be obtained here have no jobs;
 # their cells read 'unavailable offline'.
-from repro.experiments import ldm as LD
+from repro.papers.ldm.tables import TABLES as LD_TABLES
 
-LD_PROTOCOL = LD.PROTOCOLS[SCALE]
-LD_T2, LD_T3, LD_T4 = (LD.TABLES[t] for t in ("ldm_table2", "ldm_table3", "ldm_table4"))
+LD_T2, LD_T3, LD_T4 = (LD_TABLES[t] for t in ("ldm_table2", "ldm_table3", "ldm_table4"))
+LD_PROTOCOL = LD_T2.protocol(SCALE)
 LD_LARGE_PROTOCOL = LD_T4.protocol(SCALE)
-# Table 1 and Figures 1-3 (repro.experiments.ldm_figures): their own protocols
-LD_FIGS = {t: LD.TABLES[t] for t in ("ldm_table1", "ldm_figure1", "ldm_figure2", "ldm_figure3")}
+# Table 1 and Figures 1-3 (figure_jobs.py): their own protocols
+LD_FIGS = {t: LD_TABLES[t] for t in ("ldm_table1", "ldm_figure1", "ldm_figure2", "ldm_figure3")}
 
 
 rule ldm_table2_record:

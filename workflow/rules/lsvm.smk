@@ -4,11 +4,11 @@
 # accuracy beside the soft-margin SVM. One job per (dataset, nu), per m and per
 # (dataset, outer fold); jobs and tables run through the generic scripts
 # (record.py, table.py): paths, records and tables come from the TableSpecs of
-# repro.experiments.lsvm.
-from repro.experiments import lsvm as LS
+# repro/papers/lsvm/tables.py.
+from repro.papers.lsvm.tables import TABLES as LS_TABLES
 
-LS_PROTOCOL = LS.PROTOCOLS[SCALE]
-LS_CONV, LS_SCALING, LS_ACC = (LS.TABLES[t] for t in ("lsvm_convergence", "lsvm_scaling", "lsvm_accuracy"))
+LS_CONV, LS_SCALING, LS_ACC = (LS_TABLES[t] for t in ("lsvm_convergence", "lsvm_scaling", "lsvm_accuracy"))
+LS_PROTOCOL = LS_CONV.protocol(SCALE)
 
 
 rule lsvm_convergence_record:

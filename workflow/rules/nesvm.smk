@@ -2,14 +2,14 @@
 # against C (Fig. 3) and against the Adult set (Fig. 4), with each model's gap
 # to the optimum and its test accuracy. One job per (set, C), through the
 # generic scripts; paths, records and the table come from
-# repro.experiments.nesvm. SVM-Light comes from the svmlight_build rule
+# repro/papers/nesvm/tables.py. SVM-Light comes from the svmlight_build rule
 # (baselines.smk); where it cannot be built its cells say why.
-from repro.experiments import nesvm as NE
+from repro.papers.nesvm.tables import TABLES as NE_TABLES
 
-NE_PROTOCOL = NE.PROTOCOLS[SCALE]
-NE_TIME, NE_IMAGES = NE.TABLES["nesvm_time"], NE.TABLES["nesvm_images"]
+NE_TIME, NE_IMAGES = NE_TABLES["nesvm_time"], NE_TABLES["nesvm_images"]
+NE_PROTOCOL = NE_TIME.protocol(SCALE)
 NE_IMAGE_PROTOCOL = NE_IMAGES.protocol(SCALE)
-NE_CONV, NE_READINGS = NE.TABLES["nesvm_convergence"], NE.TABLES["nesvm_readings"]
+NE_CONV, NE_READINGS = NE_TABLES["nesvm_convergence"], NE_TABLES["nesvm_readings"]
 NE_CONV_PROTOCOL, NE_READINGS_PROTOCOL = NE_CONV.protocol(SCALE), NE_READINGS.protocol(SCALE)
 
 

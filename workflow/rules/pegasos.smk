@@ -3,11 +3,12 @@
 # offline; its cells say so). One job per (dataset, batch size k) for Pegasos'
 # trace and the kT refits, one per dataset for the optimum and the baselines
 # (LIBLINEAR, SGDClassifier) and one per dataset for SVM-Light, through the
-# generic scripts; paths, records and the table come from repro.experiments.pegasos.
-from repro.experiments import pegasos as PG
+# generic scripts; paths, records and the table come from repro/papers/pegasos/tables.py.
+from repro.papers.pegasos.jobs import SVMLIGHT_JOB as PG_SVMLIGHT_JOB
+from repro.papers.pegasos.tables import TABLES as PG_TABLES
 
-PG_PROTOCOL = PG.PROTOCOLS[SCALE]
-PG_CONV = PG.TABLES["pegasos_convergence"]
+PG_CONV = PG_TABLES["pegasos_convergence"]
+PG_PROTOCOL = PG_CONV.protocol(SCALE)
 
 
 # The records hold seconds: timed jobs take every core (threads: every_core, common.smk,
@@ -48,7 +49,7 @@ rule pegasos_convergence_svmlight:
         table=PG_CONV.id,
         scale=SCALE,
     wildcard_constraints:
-        job=PG.SVMLIGHT_JOB,
+        job=PG_SVMLIGHT_JOB,
     threads: every_core
     conda:
         REPRO_ENV

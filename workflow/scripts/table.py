@@ -7,7 +7,9 @@ from repro._io import log_to
 
 with log_to(snakemake.log[0]):  # noqa: F821 (the snakemake object)
     from repro.experiments import table_run, write_table
+    from repro.papers.catalog import table_spec
 
     params = snakemake.params  # noqa: F821
-    run = table_run(params.table, params.scale, params.skipped, params.note)
-    write_table(params.table, snakemake.input.jobs, snakemake.output, run)  # noqa: F821
+    spec = table_spec(params.table)
+    run = table_run(spec, params.scale, params.skipped, params.note)
+    write_table(spec, snakemake.input.jobs, snakemake.output, run)  # noqa: F821

@@ -1,0 +1,191 @@
+"""Why the GS-SVM paper's reproduced numbers miss the published ones (Tables 1 and 2).
+
+Registered with the layer's registry (:mod:`repro.explanations`, which says what an
+entry is) when the paper's package is imported (``__init__.py``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...explanations import Explanation, register
+from ...solvers import HardMarginSVM
+from ...tolerances import tolerance_for
+from .jobs import HM_MAX_ITER
+
+# Context of gs_svm_table1: records (one per fit), cells (ours), published.
+# Context of gs_svm_table2: records (outer folds of complete sets), cells,
+# published, ttests (GS-SVM vs SVM), params (per set and method: selected
+# parameters, unconverged problems over all fits and in the refits, fits).
+
+def _per_c(cell, ctx):
+    """Our SMO counts (1e6) of the cell's set and method at every C of the grid."""
+    records = ctx["records"]
+    smo = records[(records.paper_dataset == cell.dataset) & (records.method == cell.method)]
+    return smo.groupby("C")["n_kernel_evals"].mean() / 1e6
+
+
+def _smo_c_grid_when(cell, ctx):
+    per_c = _per_c(cell, ctx)
+    return len(per_c) > 1 and per_c.min() <= cell.published <= per_c.max()
+
+
+def _smo_c_grid_facts(cell, ctx):
+    per_c = _per_c(cell, ctx)
+    other = "SMO-2" if cell.method == "SMO-1" else "SMO-1"
+    cells, pub = ctx["cells"].set_index(["dataset", "method"]), ctx["published"].set_index(["dataset", "method"])
+    return {"ratio": cell.reproduced / cell.published, "c_low": per_c.index[0], "c_high": per_c.index[-1],
+            "low": per_c.iloc[0], "high": per_c.iloc[-1], "other": other,
+            "other_ratio": cells.loc[(cell.dataset, other), "value"] / pub.loc[(cell.dataset, other), "value"],
+            "standin": " on a stand-in (rows drawn from a9a, not the original file)" if cell.standin else ""}
+
+
+_SMO_C_GRID = Explanation(
+    reason="SMO's published count is an average over C values the paper does not name; ours runs from "
+           "{low:.4g}e6 at C = {c_low:g} to {high:.4g}e6 at C = {c_high:g}, a range that holds the "
+           "published {cell.published:.4g}e6, so the paper's unnamed grid decides the average and ours "
+           "is the mean over our grid: ours / paper = {ratio:.2f}{standin}; {other} on the same set: "
+           "{other_ratio:.2f}",
+    evidence="the table 'SMO kernel evaluations (1e6) for every C' on this page",
+    when=_smo_c_grid_when, condition="the published count lies within our counts over the C grid",
+    facts=_smo_c_grid_facts)
+
+
+def _params(ctx, dataset, method):
+    p = ctx["params"]
+    rows = p[(p.paper_dataset == dataset) & (p.method == method)]
+    return rows.iloc[0] if len(rows) else None  # none for a derived cell (the Mean row)
+
+
+def _ttest(ctx, dataset):
+    t = ctx["ttests"]
+    return t[t.dataset == dataset].iloc[0]
+
+
+def _hm_cap_when(cell, ctx):
+    p = _params(ctx, cell.dataset, cell.method)
+    return p is not None and cell.reproduced > cell.published and p.refit_unconverged_problems > 0
+
+
+def _hm_cap_facts(cell, ctx):
+    p = _params(ctx, cell.dataset, cell.method)
+    k = int(p.n_classes)
+    return {"cap": _power_of_ten(HM_MAX_ITER), "box": _power_of_ten(HardMarginSVM().C),
+            "stopped": int(p.refit_unconverged_problems),
+            "problems": int(p.folds) * k * (k - 1) // 2, "folds": int(p.folds)}
+
+
+def _power_of_ten(x) -> str:
+    """1000000 -> '1e6' (other numbers as %g)."""
+    exponent = np.log10(x)
+    return f"1e{int(exponent)}" if exponent == int(exponent) else f"{x:g}"
+
+
+def _iris_facts(cell, ctx):
+    p = _params(ctx, cell.dataset, cell.method)
+    return {"unconverged": int(p.unconverged_problems), "theta": p.median_log2_theta}
+
+
+def _claim_facts(cell, ctx):
+    t = _ttest(ctx, cell.dataset)
+    records = ctx["records"]
+    return {"difference": t.mean_difference, "p": t.p, "outcome": t.outcome,
+            "theta": _params(ctx, cell.dataset, cell.method).median_log2_theta,
+            "classes": int(records.loc[records.paper_dataset == cell.dataset, "n_classes"].iat[0])}
+
+
+def _unreproduced_claim(dataset: str, claimed: str, finding: str, evidence: str) -> Explanation:
+    """What was found on a set where the paper's t-test claim (GS-SVM against
+    SVM: a significant 'win' or 'loss') is not what our paired t-test finds: the
+    miss stays unexplained. ``finding`` ends with the paper's claim, quoted."""
+    return Explanation(
+        reason=finding + " is not reproduced (ours: {difference:+.1f} points against SVM, p = {p:.2f}, a {outcome})",
+        evidence=evidence, explained=False, facts=_claim_facts,
+        when=lambda cell, ctx: _ttest(ctx, cell.dataset).outcome != claimed,
+        condition=f"our t-test on {dataset} is not a significant {claimed}")
+
+
+def _one_row_facts(cell, ctx):
+    records = ctx["records"]
+    n = int(records.loc[records.paper_dataset == cell.dataset, "n_samples"].iat[0])
+    excess = abs(cell.difference) - tolerance_for("gs_svm", cell.metric).value
+    return {"n": n, "row_points": 100.0 / n, "excess": excess}
+
+
+def _one_row_when(cell, ctx):
+    facts = _one_row_facts(cell, ctx)
+    return facts["excess"] < facts["row_points"]
+
+
+def _splice_facts(cell, ctx):
+    cells = ctx["cells"].set_index(["dataset", "method"])["value"]
+    dims = ctx["records"].groupby("paper_dataset")["n_features"].first()
+    onehot = cells.get(("Splice-onehot", cell.method), np.nan)
+    return {"onehot": onehot, "onehot_difference": onehot - cell.published,
+            "dim": int(dims.get("Splice", 0)), "onehot_dim": int(dims.get("Splice-onehot", 0)),
+            "within": tolerance_for("gs_svm", cell.metric).accepts(cell.published, onehot)}
+
+
+EXPLANATIONS = {
+    ("gs_svm_table1", "Adult-4", "SMO-1"): _SMO_C_GRID,
+    ("gs_svm_table1", "Adult-7", "SMO-1"): _SMO_C_GRID,
+    # HM-SVM is SMO with a finite box stopped at a step cap: where the reported
+    # models (the refits) stopped there, they are regularised classifiers.
+    ("gs_svm_table2", None, "HM-SVMs"): Explanation(
+        reason="HM-SVM is SMO with C = {box} stopped at {cap} steps (hard margin is infeasible with "
+               "overlapping classes or conflicting duplicates); {stopped} of the {problems} one-vs-one "
+               "problems of the {folds} reported models (the refits at the selected theta) stopped at the "
+               "cap, where the model is a regularised classifier, not a hard-margin one, and ours lies "
+               "above the paper's value",
+        evidence="column refit_unconverged_problems of 'Selected parameters and time' on this page",
+        when=_hm_cap_when, condition="ours above the paper's value and a refit stopped at the cap",
+        facts=_hm_cap_facts),
+    ("gs_svm_table2", "German", "HM-SVMs"): Explanation(
+        reason="not explained: ours lies above the paper's value, but none of the {folds} reported models "
+               "(the refits at the selected theta) stopped at the step cap ({stopped} of {problems} "
+               "problems), so the cap does not explain it as it does elsewhere; {unconverged} problems of "
+               "the inner-CV fits stopped there",
+        evidence="columns refit_unconverged_problems and unconverged_problems of 'Selected parameters and "
+                 "time' on this page",
+        when=lambda cell, ctx: _params(ctx, cell.dataset, cell.method).refit_unconverged_problems == 0,
+        condition="no German HM-SVM refit stopped at the cap",
+        explained=False,
+        facts=lambda cell, ctx: {**_hm_cap_facts(cell, ctx),
+                                 "unconverged": int(_params(ctx, cell.dataset, cell.method).unconverged_problems)}),
+    ("gs_svm_table2", "Iris", "HM-SVMs"): Explanation(
+        reason="not explained: no fit stopped at the step cap (unconverged problems over all fits: "
+               "{unconverged}); the inner CV picks median log2(theta) = {theta:g}, the grid's smallest, "
+               "where ties go (a nearly linear kernel); the paper's folds and tie rule are not published",
+        evidence="'Selected parameters and time' on this page",
+        when=lambda cell, ctx: _params(ctx, cell.dataset, cell.method).unconverged_problems == 0,
+        condition="no Iris HM-SVM fit stopped unconverged",
+        explained=False, facts=_iris_facts),
+    ("gs_svm_table2", "Glass", "GS-SVMs"): _unreproduced_claim(
+        "Glass", "win",
+        "not explained: GS-SVM's only capacity control is theta, and on Glass ({classes} classes, some of "
+        "a few rows) the inner CV picks median log2(theta) = {theta:g}; the paper's claim 'GS-SVM "
+        "significantly better than SVM on Glass'",
+        "'Paired two-tailed t-tests' and 'Selected parameters and time' on this page"),
+    ("gs_svm_table2", "Glass", "SVMs"): Explanation(
+        reason="one test row moves the 10-fold mean of a set of {n} rows by 100/{n} = {row_points:.2f} "
+               "points, more than the {excess:.2f} points by which the cell misses the tolerance: the miss "
+               "is below the resolution of the measurement",
+        evidence="column n_samples of 'Dimensions' and the difference column above",
+        when=_one_row_when, condition="the excess over the tolerance is below one test row's weight",
+        facts=_one_row_facts),
+    ("gs_svm_table2", "Liver", "GS-SVMs"): _unreproduced_claim(
+        "Liver", "loss",
+        "not explained: ours lies above the paper's value; the paper's 'GS-SVM significantly worse than "
+        "SVM on Liver'",
+        "'Paired two-tailed t-tests' on this page"),
+    **{("gs_svm_table2", "Splice", m): Explanation(
+        reason="the paper's Dim ({dim}) is one number per base, its accuracy needs one indicator per "
+               "base: with bases coded 1..4 (this row) this method reaches {cell.reproduced:.1f}, with the "
+               "same protocol on the one-hot coding ({onehot_dim} dims, row Splice-onehot) {onehot:.1f} "
+               "({onehot_difference:+.1f} points from the paper's Splice value)",
+        evidence="row Splice-onehot of this table, and 'Dimensions'",
+        when=lambda cell, ctx: _splice_facts(cell, ctx)["within"],
+        condition="the Splice-onehot row is within the tolerance of the paper's Splice value",
+        facts=_splice_facts) for m in ("GS-SVMs", "HM-SVMs", "SVMs")},
+}
+
+register("gs_svm", EXPLANATIONS)

@@ -1,0 +1,148 @@
+"""GS-SVM paper: its tables' pages, built from records with the shared layer.
+
+What is particular to this paper: the cells (from .jobs), the
+per-C table and speedup ratios of Table 1, the t-tests, dimensions and
+selected parameters of Table 2, and the speed table. Verdicts, reasons of
+misses, statuses of sets not run or cut short and the page's banner come from
+the layer (repro.tables, repro.explanations, repro.experiments.report) and
+this folder's tolerances and explanations.
+"""
+from __future__ import annotations
+
+import pandas as pd
+
+from ... import datasets, published
+from ...experiments import TableOutput
+from ...experiments.report import partial_means_markdown, partial_sets_markdown, split_by_completeness, statuses
+from ...experiments.stats import paired_comparison
+from ...tables import compare, comparison_markdown, misses_markdown, not_compared, to_markdown
+from . import jobs as GS
+
+SPEEDUP_CLAIM = (10.0, 30.0)  # "GS-SVMs obtain the speedup range from 10 to 30" (Sec. 3)
+
+
+def table1(records: pd.DataFrame, table_run) -> TableOutput:
+    """Table 1: kernel evaluations, compared; per-C counts and ratios shown."""
+    pub = published.load("gs_svm_table1")
+    pub = pub[pub.metric == "kernel_evals_1e6"]
+    cells = GS.table1_cells(records)
+    status = statuses(GS.TABLE1_DATASETS, table_run.protocol.table1_datasets, table_run,
+                      dataset_names={d: GS.our_name(d) for d in GS.TABLE1_DATASETS})
+    comparison = compare(pub, cells, GS.PAPER, "gs_svm_table1", status=status,
+                         context={"records": records, "cells": cells, "published": pub})
+    ratios = GS.table1_ratios(records)
+    ratios["in_claimed_range"] = ratios["ratio"].between(*SPEEDUP_CLAIM)
+    per_c = records.pivot_table(index=["paper_dataset", "method"], columns="C",
+                                values="n_kernel_evals", sort=False) / 1e6
+    per_c = per_c[sorted(per_c.columns)]
+    per_c.columns = [f"C={c:g}" for c in per_c.columns]
+    mean_ratios = ratios[ratios.C == "mean"]
+    low, high = _published_speedups(pub)
+    md = "\n".join([
+        comparison_markdown(comparison, "GS-SVM paper, Table 1: kernel evaluations (1e6)", 3,
+                            notes=f"theta = {GS.GAMMA_TABLE1:g}; SMO without kernel cache (every computed kernel "
+                                  f"value counted, rbf diagonal not counted), tolerance {GS.TABLE1_TOL:g}; SMO's "
+                                  "published value is an average over unnamed C values, ours over the C grid "
+                                  "below. '(stand-in)': a size-matched subset, not the original file."),
+        misses_markdown(comparison),
+        to_markdown(per_c.reset_index().round(3), title="SMO kernel evaluations (1e6) for every C"),
+        to_markdown(mean_ratios.drop(columns="C").round(2),
+                    title="SMO / GS-SVM ratios (mean over C)",
+                    notes=f"The paper claims a speedup from {SPEEDUP_CLAIM[0]:g} to "
+                          f"{SPEEDUP_CLAIM[1]:g}; its own Table 1 gives {low:.1f} to {high:.1f}."),
+    ])
+    return TableOutput(comparison, md)
+
+
+def table2(records: pd.DataFrame, table_run) -> TableOutput:
+    """Table 2: accuracy, compared on the sets run on all outer folds; sets
+    cut short are shown apart, the Mean row compared only when all 15 sets are."""
+    n_folds = table_run.protocol.outer_folds
+    pub = published_table2()
+    acc = pub[pub.metric.isin(["accuracy_percent", "mean_accuracy_percent"])]
+    complete, short_records, short = split_by_completeness(records, n_folds)
+    cells = GS.table2_cells(complete)
+    names = GS.TABLE2_DATASETS + list(GS.TABLE2_VARIANTS)
+    status = statuses(names, table_run.protocol.table2_datasets, table_run, short, n_folds,
+                      dataset_names={d: GS.our_name(d) for d in names})
+    status["Mean"] = not_compared("sets missing")  # used only when the Mean has no value
+    ttests = paired_comparison(complete, "GS-SVMs", "SVMs", score="test_accuracy", by="paper_dataset",
+                               scale=100.0).rename(columns={"paper_dataset": "dataset"})
+    params = (complete.groupby(["paper_dataset", "method"], sort=False)
+              .agg(median_log2_theta=("log2_theta", "median"), median_log2_C=("log2_C", "median"),
+                   unconverged_problems=("n_unconverged_problems", "sum"), fits=("n_fits", "sum"),
+                   refit_unconverged_problems=("refit_unconverged_problems", "sum"),
+                   folds=("split_index", "nunique"), n_classes=("n_classes", "first"),
+                   seconds=("seconds", "sum")).reset_index())
+    comparison = compare(acc, cells, GS.PAPER, "gs_svm_table2", status=status,
+                         context={"records": complete, "cells": cells, "published": acc,
+                                  "ttests": ttests, "params": params})
+    md = "\n".join([
+        comparison_markdown(comparison, "GS-SVM paper, Table 2: 10-fold CV accuracy (%)", 2,
+                            notes="Protocol in repro/experiments/gs_svm.py: one-against-one, inner CV "
+                                  "chooses log2(theta) (and log2(C) for SVM), features scaled to [-1, 1] "
+                                  "on each training part."),
+        misses_markdown(comparison),
+        partial_means_markdown(comparison, "accuracy_percent", GS.TABLE2_DATASETS),
+        partial_sets_markdown(short_records, acc, n_folds, score="test_accuracy"),
+        to_markdown(ttests.round(4), title="Paired two-tailed t-tests, GS-SVM vs SVM over the outer folds",
+                    notes="mean_a: GS-SVM, mean_b: SVM (percent); outcome from GS-SVM's side at the 5% "
+                          "level (repro.experiments.stats). The paper: GS-SVM significantly better on "
+                          "Glass, worse on Liver."),
+        to_markdown(_dimensions(pub, records), title="Dimensions: paper vs ours",
+                    notes="See repro.datasets (python -m repro.datasets info NAME) for why they differ."),
+        to_markdown(params.round(2), title="Selected parameters and time"),
+    ])
+    return TableOutput(comparison, md)
+
+
+def speed(records: pd.DataFrame, table_run) -> TableOutput:
+    """The speed table: nothing published to compare, the records are the table."""
+    shown = records.round(4).astype({"n_kernel_evals": "Int64"})  # counts, not measurements
+    md = to_markdown(
+        shown, title="GS-SVM and SMO beside LIBSVM: fit time and test accuracy",
+        notes="Best of `repeat` fits, methods interleaved in one process, BLAS/OpenMP pools "
+              "pinned to `threads` (repro.experiments.timing); time_ratio_vs_libsvm < 1 means "
+              "faster than LIBSVM (scikit-learn's SVC, C = 1, 200 MB cache). GS-SVM has no C. "
+              "Compare ratios, not seconds, and only between like machines (cpu_model).")
+    return TableOutput(records, md)
+
+
+def _published_speedups(pub: pd.DataFrame):
+    """The smallest and largest SMO / GS-SVM count ratio of the paper's Table 1."""
+    wide = pub.pivot(index="dataset", columns="method", values="value")
+    ratios = wide[["SMO-1", "SMO-2"]].div(wide["GS-SVMs"], axis=0)
+    return float(ratios.min().min()), float(ratios.max().max())
+
+
+def published_table2() -> pd.DataFrame:
+    """The paper's Table 2 cells, plus a copy of a row's cells for each variant
+    of it that we run (``GS.TABLE2_VARIANTS``), under the variant's name."""
+    pub = published.load("gs_svm_table2")
+    copies = [pub[pub.dataset == row].assign(dataset=variant)
+              for variant, row in GS.TABLE2_VARIANTS.items()]
+    return pd.concat([pub, *copies], ignore_index=True)
+
+
+def _dimensions(pub: pd.DataFrame, records: pd.DataFrame) -> pd.DataFrame:
+    """The paper's dimension of every set beside ours, with the registry's note."""
+    dims = (pub[pub.metric == "n_features"][["dataset", "value"]].rename(columns={"value": "paper_dim"}))
+    ours = records.groupby("paper_dataset").agg(our_dataset=("dataset", "first"),
+                                                n_samples=("n_samples", "first"),
+                                                our_dim=("n_features", "first"),
+                                                n_classes=("n_classes", "first")).reset_index()
+    dims = dims.merge(ours, left_on="dataset", right_on="paper_dataset", how="left").drop(columns="paper_dataset")
+    dims = dims[dims.dataset != "Mean"].astype({"paper_dim": "Int64", "our_dim": "Int64",
+                                                 "n_samples": "Int64", "n_classes": "Int64"})
+    dims["why"] = dims["dataset"].map(_dimension_notes())
+    return dims[["dataset", "our_dataset", "n_samples", "paper_dim", "our_dim", "n_classes", "why"]]
+
+
+def _dimension_notes() -> dict:
+    """Paper name -> the registry's note on how our version relates to the paper's."""
+    notes = {}
+    for paper_name, name in datasets.paper_datasets(GS.PAPER).items():
+        spec = datasets.get_spec(name)
+        ref = next(r for r in spec.papers if r.paper == GS.PAPER and r.name == paper_name)
+        notes[paper_name] = ref.note or spec.preprocessing
+    return notes

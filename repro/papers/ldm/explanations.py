@@ -1,0 +1,129 @@
+"""Why the LDM paper's reproduced numbers miss the published ones (Tables 1-4).
+
+Registered with the layer's registry (:mod:`repro.explanations`, which says what an
+entry is) when the paper's package is imported (``__init__.py``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...explanations import Explanation, register
+from .figure_jobs import table1_name  # Tables 2-4's names -> Table 1's
+
+# Context of ldm_table1: registry (Table 1's name ->
+# figure_pages.registry_facts: the public file's checked size, how ours is
+# built, the registry's note on the LDM paper's size).
+
+def _ldm_size_facts(cell, ctx):
+    facts = ctx["registry"].get(cell.dataset, {})
+    public = facts.get("public_rows") if cell.metric == "n_instances" else facts.get("public_features")
+    return {"public": public, "note": (facts.get("note") or "").rstrip("."),
+            "built": facts.get("preprocessing") or "the public file as distributed"}
+
+
+def _ldm_size_when(cell, ctx):
+    f = _ldm_size_facts(cell, ctx)
+    return bool(f["note"]) and f["public"] is not None and float(f["public"]) == float(cell.reproduced)
+
+
+_LDM_OTHER_VERSION = Explanation(
+    reason="ours is the public file's size ({public:g}, checked when it is loaded; built as: {built}); the "
+           "paper's {cell.published:g} is another version or encoding of the set: {note}",
+    evidence="the section 'How each set is built here' on this page, and `python -m repro.datasets info` "
+             "for the set",
+    when=_ldm_size_when,
+    condition="the registry records why the LDM paper's size differs and our size is the public file's checked size",
+    facts=_ldm_size_facts)
+
+
+# Context of ldm_table2/3/4 (pages): records (complete
+# sets), cells (mean and std per set and method), published (the table's
+# cells with their std), n_partitions (the scale's), table1 (the published
+# sizes). Two reasons, either of which may hold for a missed accuracy cell.
+_LDM_PAPER_PARTITIONS = 30
+
+
+def _ldm_table1_size(ctx, dataset):
+    t1 = ctx["table1"]
+    rows = t1[(t1.dataset == table1_name(dataset))].set_index("metric")["value"]
+    return (int(rows["n_instances"]), int(rows["n_features"])) if len(rows) == 2 else None
+
+
+def _ldm_accuracy_facts(cell, ctx):
+    rec = ctx["records"]
+    mine = rec[(rec.paper_dataset == cell.dataset) & (rec.method == cell.method)]
+    ours = (int(mine.n_samples.iloc[0]), int(mine.n_features.iloc[0])) if len(mine) else None
+    paper = _ldm_table1_size(ctx, cell.dataset)
+    n = int(mine.split_index.nunique()) if len(mine) else 0
+    pub = ctx["published"]
+    std_pub = pub[(pub.dataset == cell.dataset) & (pub.method == cell.method)]["std"]
+    std_pub = float(std_pub.iloc[0]) if len(std_pub) and np.isfinite(std_pub.iloc[0]) else np.nan
+    std_ours = float(mine.test_accuracy.std()) if n > 1 else np.nan
+    se = float(np.sqrt(std_pub ** 2 / _LDM_PAPER_PARTITIONS + std_ours ** 2 / n)) if n > 1 else np.nan
+    other_data = ours is not None and paper is not None and ours != paper
+    sampling = (n < _LDM_PAPER_PARTITIONS and np.isfinite(se)
+                and abs(cell.reproduced - cell.published) <= 2 * se)
+    parts = []
+    if other_data:
+        parts.append(f"our set is {ours[0]} x {ours[1]}, the paper's {paper[0]} x {paper[1]} (Table 1): "
+                     "another version of the data (ldm_table1 and its registry note say why)")
+    if sampling:
+        parts.append(f"this scale averages {n} partitions, not the paper's {_LDM_PAPER_PARTITIONS}: the "
+                     f"difference {cell.reproduced - cell.published:+.3f} is within two standard errors of a "
+                     f"difference of means ({2 * se:.3f}, from the published std {std_pub:.3f} over "
+                     f"{_LDM_PAPER_PARTITIONS} and ours {std_ours:.3f} over {n})")
+    return {"why": "; and ".join(parts), "other_data": other_data, "sampling": sampling}
+
+
+_LDM_ACCURACY = Explanation(
+    reason="{why}",
+    evidence="ldm_table1 (sizes); the columns std_ours and std_published of this table",
+    when=lambda cell, ctx: (lambda f: f["other_data"] or f["sampling"])(_ldm_accuracy_facts(cell, ctx)),
+    condition="our set's size differs from Table 1's, or a run on fewer partitions than the paper's is "
+              "within two standard errors of the published mean",
+    facts=_ldm_accuracy_facts)
+
+
+def _ldm_bias_free_facts(cell, ctx):
+    rec = ctx["records"]
+    d = rec[rec.paper_dataset == cell.dataset]
+    ldm = d[d.method == cell.method]
+    nob = d[d.method == "SVM (no bias)"]
+    return {"agreement": float(ldm.agreement_with_svm_no_bias.mean()) if len(ldm) else np.nan,
+            "no_bias": float(nob.test_accuracy.mean()) if len(nob) else np.nan,
+            "n": int(ldm.split_index.nunique()), "log2_lambda1": float(ldm.log2_lambda1.median()),
+            "log2_lambda2": float(ldm.log2_lambda2.median())}
+
+
+def _ldm_bias_free_when(cell, ctx):
+    if _LDM_ACCURACY.when(cell, ctx):
+        return False  # the general reasons hold: they are the explanation
+    f = _ldm_bias_free_facts(cell, ctx)
+    return f["agreement"] >= 0.99 and abs(f["no_bias"] - cell.reproduced) <= 0.01
+
+
+# A finding, not an explanation: where our selected LDM predicts as the
+# bias-free SVM, the miss is that of the bias-free SVM; why the paper's LDM
+# differs from it is not known (the notes' warning on the grid's scale).
+_LDM_BIAS_FREE = Explanation(
+    reason="our selected LDM predicts as the bias-free SVM at the same C on {agreement:.1%} of the test "
+           "points (median log2 lambda1 {log2_lambda1:g}, lambda2 {log2_lambda2:g}, {n} partitions), and "
+           "that SVM scores {no_bias:.3f}: the margin terms change nothing here, so the cell is the "
+           "bias-free SVM's; why the paper's LDM does better than its SVM here is not found",
+    evidence="the section 'Does the selected LDM differ from the bias-free SVM?' and the SVM (no bias) row",
+    when=_ldm_bias_free_when,
+    condition="the selected LDM agrees with the bias-free SVM on at least 99 % of test points and scores "
+              "within 0.01 of it",
+    explained=False, facts=_ldm_bias_free_facts)
+
+
+EXPLANATIONS = {
+    # LDM Table 1: a rule over the size cells, holding where the registry explains the difference
+    ("ldm_table1", None, None): _LDM_OTHER_VERSION,
+    # LDM Tables 2-4: rules over the accuracy cells (each holds only where its facts say so)
+    **{(t, None, None): _LDM_ACCURACY for t in ("ldm_table2", "ldm_table3", "ldm_table4")},
+    **{(t, None, m): _LDM_BIAS_FREE for t in ("ldm_table2", "ldm_table3", "ldm_table4")
+       for m in ("LDM", "LDM (double-sum)", "LDM (code)")},
+}
+
+register("ldm", EXPLANATIONS)

@@ -1,0 +1,352 @@
+"""NESVM paper: the page of its time-against-C and time-against-size
+experiment (Figs. 3 and 4), built from records.
+
+What is particular to this paper: the published results are figures (no
+numbers), so the cells compared are the two quantitative sentences of
+Section IV-A (claims.csv): "NESVM achieves the shortest training time when
+the number of training samples is less than 5000" and "Pegasos achieves
+shorter training time when the number of training samples is more than
+10000". Both are read at ``FIG4_C`` (the paper does not say at which C Fig. 4
+was drawn) among the paper's solvers that could run here. Beside the times:
+every model's relative gap to the reference optimum and its test accuracy.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ... import published
+from ...experiments import TableOutput
+from ...experiments.report import png_bytes, pyplot
+from ...tables import compare, comparison_markdown, to_markdown
+from . import jobs as N
+
+FIG4_C = 1.0
+# claim id (claims.csv) -> (row label, metric, scope); the metrics differ so
+# that each has its own one-sided tolerance (repro.tolerances). Scope "C" is
+# read at FIG4_C; "grid" over the whole C grid on every Adult set Fig. 3
+# shows ("least sensitive to C": the published value 1 is the fraction of
+# sets where it holds).
+SENSITIVITY = "nesvm_pegasos_least_sensitive_to_c"
+CLAIMS = {"nesvm_fastest_below_n": ("NESVM fastest below n", "n_train_nesvm_fastest_below", "C"),
+          "nesvm_pegasos_faster_above_n": ("Pegasos faster than NESVM above n",
+                                           "n_train_pegasos_slower_up_to", "C"),
+          SENSITIVITY: ("NESVM and Pegasos least sensitive to C",
+                        "sets_nesvm_pegasos_least_sensitive_fraction", "grid")}
+
+
+# the verdict vocabulary of repro.tables, said as a claim's outcome
+HOLDS, FAILS, UNTESTABLE = "holds", "does not hold", "cannot be tested here"
+
+
+def with_gaps(records: pd.DataFrame) -> pd.DataFrame:
+    """Records with the reference optimum of their (set, C) and each model's
+    ``gap`` to it: primal / best - 1.
+
+    Every model's (w, b) is a point of the same objective (the unsmoothed
+    primal with an unpenalised bias, which every record is evaluated in), so
+    the lowest primal of any model there, our SMO's reference included, is the
+    tightest upper bound on the optimum we have (``best_primal``, found by
+    ``best_by``); the SMO's dual is a lower bound, so the optimum lies in
+    [ref_dual, best_primal] and ``certified_gap`` = best_primal / ref_dual - 1
+    says how far the reference itself can be from it. (At C = 1000 the SMO at
+    its tolerance stopped above LIBSVM's and SVM-Light's primal: gaps to it
+    were negative.)"""
+    keys = ["set_id", "C"]
+    candidates = pd.concat([records[keys].assign(value=records["primal"].fillna(np.inf), by=records["method"]),
+                            records[keys].assign(value=records["ref_primal"].fillna(np.inf),
+                                                 by=f"SMO (tol {N.REF_TOL:g}, reference)")])
+    best = candidates.sort_values("value", kind="stable").drop_duplicates(keys).set_index(keys)
+    best = best[np.isfinite(best["value"])]
+    at = pd.MultiIndex.from_frame(records[keys])
+    best_primal = best["value"].reindex(at).to_numpy()
+    return records.assign(best_primal=best_primal, best_by=best["by"].reindex(at).to_numpy(),
+                          certified_gap=best_primal / records["ref_dual"].to_numpy() - 1.0,
+                          gap=records["primal"].to_numpy() / best_primal - 1.0)
+
+
+def _fastest(at_c: pd.DataFrame, method: str, rivals) -> pd.Series:
+    """Per set (n_train index): whether ``method`` has the lowest mean time
+    among ``rivals`` that ran (a capped rival counts as slower)."""
+    out = {}
+    for n, g in at_c.groupby("n_train"):
+        t = g.set_index("method")["mean_seconds"].where(~g.set_index("method")["capped"], np.inf)
+        t = t[[m for m in rivals if m in t.index and t[m] == t[m]]]  # rivals with a time (NaN: not run)
+        out[n] = method in t.index and t[method] == t.min()
+    return pd.Series(out).sort_index()
+
+
+def claim_cells(records: pd.DataFrame) -> pd.DataFrame:
+    """Our values of the two Section IV-A claims, at FIG4_C."""
+    at_c = records[np.isclose(records["C"], FIG4_C)]
+    rows = []
+    if len(at_c):
+        ran = [m for m in N.PAPER_METHODS if m in set(at_c.loc[at_c.unavailable == "", "method"])]
+        nesvm_best = _fastest(at_c, "NESVM", ran)
+        not_best = nesvm_best[~nesvm_best]
+        value = float(not_best.index.min()) if len(not_best) else float(nesvm_best.index.max())
+        batch = [m for m in ran if m != "Pegasos"]
+        batch_best = _fastest(at_c, "NESVM", batch)
+        beside = (f"; without Pegasos, NESVM is the fastest of {', '.join(batch)} on "
+                  f"{int(batch_best.sum())} of {len(batch_best)} sets") if "Pegasos" in ran else ""
+        rows.append({"claim": "nesvm_fastest_below_n", "value": value,
+                     "note": (f"smallest training set where NESVM is not the fastest of {', '.join(ran)}"
+                              if len(not_best) else
+                              f"NESVM the fastest of {', '.join(ran)} on every set (up to this size)")
+                             + beside})
+        peg = _fastest(at_c, "Pegasos", ["NESVM", "Pegasos"])
+        slower = peg[~peg]
+        rows.append({"claim": "nesvm_pegasos_faster_above_n",
+                     "value": float(slower.index.max()) if len(slower) else 0.0,
+                     "note": ("largest training set where Pegasos is not faster than NESVM "
+                              "(Pegasos faster on every larger set)" if len(slower) else
+                              "Pegasos faster than NESVM on every set")})
+    sens = sensitivity_claim(records)
+    if sens is not None:
+        rows.append({"claim": SENSITIVITY, **sens})
+    return pd.DataFrame(rows)
+
+
+def time_ratios(records: pd.DataFrame) -> pd.DataFrame:
+    """Per set (rows, n_train) and method (columns): slowest / fastest mean
+    time over the C grid; infinite where a run hit its cap (its slowest time
+    is unknown but beyond the cap), NaN where the method did not run or ran
+    at fewer than two values of C."""
+    ran = records[(records.unavailable == "") & ((records.runs > 0) | records.capped)]
+    out = {}
+    for (n, method), g in ran.groupby(["n_train", "method"]):
+        t = g["mean_seconds"][g["mean_seconds"] == g["mean_seconds"]]
+        if g["capped"].any():
+            out[(n, method)] = np.inf
+        elif len(t) >= 2 and t.min() > 0:
+            out[(n, method)] = float(t.max() / t.min())
+    if not out:
+        return pd.DataFrame()
+    return pd.Series(out).unstack()
+
+
+def sensitivity_claim(records: pd.DataFrame):
+    """"NESVM and Pegasos are least sensitive to C": per set, whether both
+    have the two smallest max/min time ratios over the C grid among the
+    paper's solvers that ran there (at least one rival needed); the value is
+    the fraction of such sets where it holds. None where no set can test it."""
+    ratios = time_ratios(records)
+    pair = ["NESVM", "Pegasos"]
+    held, tested = [], []
+    for n, r in ratios.iterrows():
+        r = r[[m for m in N.PAPER_METHODS if m in r.index]].dropna()
+        rivals = r.drop(pair, errors="ignore")
+        if not set(pair) <= set(r.index) or rivals.empty:
+            continue
+        tested.append(n)
+        if max(r[pair]) < rivals.min():
+            held.append(n)
+    if not tested:
+        return None
+    return {"value": len(held) / len(tested),
+            "note": (f"holds on {len(held)} of {len(tested)} sets (m = "
+                     f"{', '.join(str(int(n)) for n in held) or 'none'}); ratios in the sensitivity table")}
+
+
+def claim_verdict(verdict: str) -> str:
+    """holds / does not hold / cannot be tested here, from a comparison verdict."""
+    if verdict.startswith("ok"):
+        return HOLDS
+    if verdict.startswith("miss"):
+        return FAILS
+    return UNTESTABLE
+
+
+def claims_comparison(records: pd.DataFrame, table_run) -> pd.DataFrame:
+    values = published.claim_values(N.PAPER, CLAIMS)
+    label = f"Adult sets 1-{max(N.ADULT_SETS)}, C={FIG4_C:g}"
+    grid_label = f"Adult sets 1-{max(N.ADULT_SETS)}, C grid"
+    labels = {c: (label if scope == "C" else grid_label, name, metric)
+              for c, (name, metric, scope) in CLAIMS.items()}
+    pub = pd.DataFrame([{"dataset": labels[c][0], "method": labels[c][1], "metric": labels[c][2],
+                         "value": values[c]} for c in CLAIMS])
+    ours = claim_cells(records)
+    if len(ours):
+        at_c = np.isclose(records["C"], FIG4_C)
+        cells = ours.assign(dataset=[labels[c][0] for c in ours["claim"]],
+                            method=[labels[c][1] for c in ours["claim"]],
+                            metric=[labels[c][2] for c in ours["claim"]], our_dataset="",
+                            standin=[bool(records.loc[at_c if CLAIMS[c][2] == "C" else slice(None),
+                                                      "standin"].any())
+                                     for c in ours["claim"]])
+        cells = cells.drop(columns="claim")
+    else:
+        cells = pd.DataFrame(columns=["dataset", "method", "metric", "value"])
+    status = {} if len(ours) else {label: "not run (left out of this scale)"}
+    # a claim no set here can test: NESVM, Pegasos and one rival must run at two or more C
+    status.setdefault(grid_label, "not compared (cannot be tested here: fewer than two C values, or "
+                                  "no rival solver ran)")
+    # a run cut short (config partial_datasets: the full run continues across
+    # sessions) shows its values but judges no claim on part of the grid
+    protocol = table_run.protocol
+    wanted = {(s, float(C)) for s in protocol.sets for C in protocol.c_grid}
+    have = set(zip(records["set_id"].astype(int), records["C"].astype(float)))
+    at_c = {j for j in wanted if np.isclose(j[1], FIG4_C)}
+    unjudged = {}
+    if not at_c <= have:
+        unjudged[label] = f"partial: {len(at_c & have)}/{len(at_c)} sets run at C = {FIG4_C:g}"
+    if not wanted <= have:
+        unjudged[grid_label] = f"partial: {len(wanted & have)}/{len(wanted)} (set, C) jobs run"
+    out = compare(pub, cells, N.PAPER, "nesvm_time", status=status, not_comparable=unjudged)
+    out.insert(out.columns.get_loc("verdict") + 1, "claim", out["verdict"].map(claim_verdict))
+    return out
+
+
+def time_vs_c_and_size(records: pd.DataFrame, table_run) -> TableOutput:
+    gaps = with_gaps(records)
+    comparison = claims_comparison(records, table_run)
+    sets = gaps.drop_duplicates("set_id").set_index("set_id")
+    set_label = {s: f"Set {s} ({r.dataset}{', stand-in' if r.standin else ''}, m={r.n_train})"
+                 for s, r in sets.iterrows()}
+    shown = gaps.assign(set=gaps["set_id"].map(set_label))
+
+    def pivot(value, fmt):
+        p = shown.pivot_table(index=["set", "C"], columns="method", values=value, aggfunc="first",
+                              dropna=False)
+        return p[[m for m in N.METHODS if m in p.columns]].map(fmt).reset_index()
+
+    seconds = pivot("mean_seconds", lambda v: "" if v != v else f"{v:.3g}")
+    capped = shown[shown.capped]
+    for _, r in capped.iterrows():  # a capped method's cell says so instead of a mean
+        seconds.loc[(seconds.set == r.set) & (seconds.C == r.C), r.method] = f"> {r.cap_seconds:g} (cap)"
+    unavailable = {m: why for m, why in zip(shown.method, shown.unavailable) if why}
+    unavailable.update(N.UNAVAILABLE_METHODS)
+    gap_cells = pivot("gap", lambda v: "" if v != v else f"{v:.2e}")
+    uncertified = shown[shown.certified_gap != shown.certified_gap][["set", "C"]].drop_duplicates()
+    for _, r in uncertified.iterrows():  # no dual bound there: the gaps are to the best model found
+        at = (gap_cells.set == r.set) & (gap_cells.C == r.C)
+        methods = [m for m in N.METHODS if m in gap_cells.columns]
+        gap_cells.loc[at, methods] = gap_cells.loc[at, methods].map(lambda v: f"{v} (u)" if v else v)
+    ratios = time_ratios(records)
+    if len(ratios):
+        by_n = {r.n_train: set_label[s] for s, r in sets.iterrows()}
+        ratios = ratios[[m for m in N.METHODS if m in ratios.columns]]
+        sensitivity = ratios.map(lambda v: "" if v != v else ("capped" if v == np.inf else f"{v:.3g}"))
+        sensitivity.insert(0, "set", [by_n.get(n, n) for n in sensitivity.index])
+    else:
+        sensitivity = pd.DataFrame({"set": []})
+    ref = shown.drop_duplicates(["set_id", "C"])[["set", "C", "best_primal", "best_by", "certified_gap",
+                                                  "ref_primal", "ref_dual", "ref_seconds", "ref_capped"]]
+    md = "\n".join([
+        comparison_markdown(comparison, "NESVM paper, Section IV-A: the claims of Figs. 3 and 4", 4,
+                            notes=f"Read at C = {FIG4_C:g} (the paper does not say at which C Fig. 4 was drawn), "
+                                  "from the mean training times below, among the paper's solvers that ran here "
+                                  "(SVM-Perf cannot: " + N.UNAVAILABLE_METHODS["SVM-Perf"] + ")."),
+        to_markdown(seconds, title="Mean training time (seconds) against C (Fig. 3) and set (Fig. 4)",
+                    notes=f"Mean over the runs of each method (the paper: 10), the methods interleaved, each "
+                          "fit in a child process pinned to one thread and stopped at the cap "
+                          "(repro.experiments.timing.run_capped). All solvers stop at a tolerance of "
+                          f"{N.TOL:g} (the paper's); NESVM: mu = 5, w0 = w* = 0; Pegasos: lambda = 1/(C m), "
+                          "k = 1, a fixed number of epochs (no tolerance of its own; "
+                          "repro.experiments.nesvm says how many). Unavailable: "
+                          + "; ".join(f"{m}: {why}" for m, why in unavailable.items())
+                          + ". Compare ratios within one table, and only between like machines."),
+        to_markdown(gap_cells,
+                    title="What a time buys: relative gap of each model's primal to the optimum",
+                    notes="primal / optimum - 1, the primal 1/2 ||w||^2 + C sum hinge with an unpenalised "
+                          "bias (repro.objectives.hinge_primal), every model evaluated in it; the optimum: "
+                          "the lowest primal of any model at that (set, C), our SMO at tol "
+                          f"{N.REF_TOL:g} included (table below: which model, and how far it can be from "
+                          "the true optimum by the SMO's dual). (u): uncertified, the SMO hit its cap at "
+                          "that (set, C), so no dual bounds the optimum: the gaps are to the best model "
+                          "found, each at most the true gap (a 0 there is the best model, not the optimum). "
+                          "LIBLINEAR penalises its bias and Pegasos has none, so part of their gap is the "
+                          "different problem."),
+        to_markdown(pivot("test_accuracy", lambda v: "" if v != v else f"{100 * v:.2f}"),
+                    title="Test accuracy (%) on each set's test file"),
+        to_markdown(sensitivity, title="Sensitivity to C: slowest / fastest mean time over the C grid",
+                    notes="The paper: NESVM and Pegasos are the least sensitive to C. The claim's number: "
+                          "the fraction of sets where both have the two smallest ratios among the paper's "
+                          "solvers that ran (a solver capped at some C counts as the most sensitive; one "
+                          "that ran at fewer than two C is left out)."),
+        to_markdown(ref.round(6), title="The reference optimum per (set, C)",
+                    notes="best_primal: the lowest primal of any model (best_by), the reference of every "
+                          "gap; ref_primal, ref_dual: our SMO's primal and dual at tol "
+                          f"{N.REF_TOL:g}; the dual bounds the optimum from below, so certified_gap = "
+                          "best_primal / ref_dual - 1 bounds the reference's own distance to the optimum "
+                          "(empty where the SMO hit its cap)."),
+        "![time against C and set](nesvm_time.png)\n",
+    ])
+    csv = gaps[["set_id", "dataset", "standin", "n_train", "C", "method", "unavailable", "runs", "capped",
+                "mean_seconds", "best_seconds", "n_iter", "primal", "gap", "test_accuracy"]]
+    out = pd.concat([comparison, csv.assign(metric="mean_seconds")], ignore_index=True)
+    return TableOutput(out, md, figures={"png": figure(shown)})
+
+
+def figure(shown: pd.DataFrame) -> bytes:
+    """Left: mean time against C, one line per (method) on each set (Fig. 3);
+    right: mean time against set ID at FIG4_C (Fig. 4)."""
+    plt = pyplot()
+
+    sets = sorted(shown["set_id"].unique())
+    fig, axes = plt.subplots(1, len(sets) + 1, figsize=(4.2 * (len(sets) + 1), 3.8), squeeze=False)
+    ok = shown[(shown.runs > 0) & ~shown.capped]
+    for ax, s in zip(axes[0], sets):
+        for method in N.METHODS:
+            h = ok[(ok.set_id == s) & (ok.method == method)].sort_values("C")
+            if len(h):
+                ax.plot(h["C"], h["mean_seconds"], marker="o", ms=3, label=method)
+        ax.set(xscale="log", yscale="log", xlabel="C", ylabel="mean training time (s)",
+               title=shown.loc[shown.set_id == s, "set"].iat[0])
+    ax = axes[0][-1]
+    at_c = ok[np.isclose(ok["C"], FIG4_C)]
+    for method in N.METHODS:
+        h = at_c[at_c.method == method].sort_values("set_id")
+        if len(h):
+            ax.plot(h["set_id"], h["mean_seconds"], marker="o", ms=3, label=method)
+    ax.set(yscale="log", xlabel="set ID (Table I)", ylabel="mean training time (s)",
+           title=f"Fig. 4: against the set, C = {FIG4_C:g}")
+    ax.legend(fontsize=6)
+    fig.tight_layout()
+    return png_bytes(fig)
+
+
+def images(records: pd.DataFrame, table_run) -> TableOutput:
+    """Figs. 6, 8, 10, 11 (time against C on the image sets, RBF kernel): one
+    row per (set, C, method) where the set could be run; every set of the
+    paper listed with its status otherwise. The paper prints no numbers for
+    these figures, so nothing is compared: the page shows what was measured."""
+    from ...experiments.report import statuses
+
+    protocol = table_run.protocol
+    names = {name: registry for name, (registry, _, _) in N.IMAGE_SETS.items()}
+    status = statuses(list(N.IMAGE_SETS), protocol.sets, table_run, dataset_names=names)
+    sets = pd.DataFrame([{"dataset": name, "figure": fig, "registry": registry,
+                          "train_fraction": frac,
+                          "status": status.get(name, "" if name in set(records.get("dataset", []))
+                                               else "not run (no records)"),
+                          "why": _why_unavailable(registry) if name in status else ""}
+                         for name, (registry, frac, fig) in N.IMAGE_SETS.items()])
+    shown = records.copy()
+    if len(shown):
+        shown["cell"] = [f"> {c:g} (cap)" if capped else (f"{t:.3g}" if t == t else "")
+                         for t, capped, c in zip(shown.mean_seconds, shown.capped, shown.cap_seconds)]
+    parts = [to_markdown(sets, title="NESVM paper, Figs. 6, 8, 10, 11: the image sets",
+                         notes="RBF kernel exp(-||xi - xj||^2 / p) (p: the number of features), "
+                               "one-vs-one for multiclass, a random split with the paper's training "
+                               "fraction, the paper's C grid; solvers NESVM, LIBSVM, SVM-Light (one-vs-one "
+                               "around it) and our SMO, each timed as in nesvm_time. The features were "
+                               "extracted by the NESVM authors and never published: where a set cannot be "
+                               "had its row says so, and tests/test_nesvm_experiments.py runs this same "
+                               "code on synthetic data of each set's dimension and class count.")]
+    if len(shown):
+        parts.append(to_markdown(
+            shown.pivot_table(index=["dataset", "C"], columns="method", values="cell", aggfunc="first")
+            .reset_index(), title="Mean training time (seconds)"))
+        parts.append(to_markdown(
+            shown.pivot_table(index=["dataset", "C"], columns="method", values="test_accuracy",
+                              aggfunc="first").round(4).reset_index(), title="Test accuracy"))
+    out = pd.concat([sets, records], ignore_index=True) if len(records) else sets
+    return TableOutput(out, "\n".join(filter(None, parts)))
+
+
+def _why_unavailable(registry: str) -> str:
+    from ... import datasets
+
+    spec = datasets.get_spec(registry)
+    return spec.source_note or spec.note or ""

@@ -1,0 +1,1 @@
+"""The ldm paper's experiment tests (repro/papers/ldm/, workflow/rules/ldm.smk)."""

@@ -1,0 +1,353 @@
+"""The LDM paper's accuracy tables (repro/papers/ldm/: jobs, pages): the
+grids, the scaling, one quick job per table run end to end, and the page built
+from records (markers from paired t-tests, w/t/l, statuses)."""
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+
+from repro.experiments import TableRun, run_job
+from repro.papers.catalog import table_spec
+from repro.papers.ldm import jobs as L
+from repro.papers.ldm import pages as R
+from repro.kernels import squared_distances
+
+
+def test_the_grids_are_the_papers_in_the_tie_rules_order():
+    full = L.PROTOCOLS["full"]
+    assert len(L.grid("LDM", "linear", full)) == 3 * 7 * 7
+    assert len(L.grid("LDM", "rbf", full)) == 5 * 3 * 7 * 7
+    assert len(L.grid("SVM", "rbf", full)) == 15 and len(L.grid("KM-OMD", "linear", full)) == 3
+    assert L.grid("MAMC", "linear", full) == [{}] and len(L.grid("MAMC", "rbf", full)) == 5
+    points = L.grid("LDM", "rbf", full)
+    order = [(p["width_factor"], p["C"], p["lambda1"], p["lambda2"]) for p in points]
+    assert order == sorted(order)  # width, C, lambda1, lambda2, each ascending
+    assert {p["lambda1"] for p in points} == {2.0 ** k for k in range(-8, -1)}
+
+
+def test_scaling_is_fitted_on_the_training_part_and_sparse_stays_sparse():
+    X_fit = np.array([[0.0, 5.0], [2.0, 5.0]])
+    X_other = np.array([[4.0, 6.0]])
+    Xf, Xo = L.scale01(X_fit, X_other)
+    assert Xf.min() == 0.0 and Xf.max() == 1.0
+    assert Xo[0, 0] == 2.0 and Xo[0, 1] == 1.0  # the test part is not clipped or refitted
+    S = sp.csr_matrix(np.array([[0.0, -4.0], [2.0, 0.0]]))
+    Sf, = L.scale_sparse(S)
+    assert sp.issparse(Sf) and Sf.nnz == S.nnz
+    assert np.allclose(Sf.toarray(), [[0.0, -1.0], [1.0, 0.0]])
+
+
+def test_delta_is_the_mean_distance_between_distinct_instances():
+    X = np.array([[0.0, 0.0], [3.0, 4.0], [0.0, 0.0]])
+    assert L.mean_distance(X) == pytest.approx((5 + 5 + 0) * 2 / 6)
+
+
+@pytest.mark.parametrize("kernel", ["linear", "rbf"])
+def test_the_grid_warm_starts_ldm_and_scores_it_as_cold_fits_do(kernel):
+    # three classes (one-vs-one warm-starts each pair); the scores of a grid
+    # fitted from the previous point's beta equal those of cold fits
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(90, 4))
+    y = np.repeat([0, 1, 2], 30)
+    X[:, 0] += y
+    full = L.PROTOCOLS["full"]
+    points = [p for p in L.grid("LDM", kernel, full) if p.get("width_factor", 1.0) in (0.5, 1.0)][::7]
+    hook = L.ScoreGrid("LDM", kernel)
+    fit, val = np.arange(90) % 3 != 0, np.arange(90) % 3 == 0
+    warm = hook(X[fit], y[fit], X[val], y[val], points)
+    cold = []
+    for p in points:
+        Xf, Xv = L.scale01(X[fit], X[val])
+        if kernel == "rbf":
+            w = p["width_factor"] * L.mean_distance(Xf)
+            Xf, Xv = L.rbf(squared_distances(Xf, Xf), w), L.rbf(squared_distances(Xv, Xf), w)
+        model = L.make_estimator("LDM", kernel, p, int(fit.sum()))
+        cold.append(np.mean(model.fit(Xf, y[fit]).predict(Xv) == y[val]))
+    np.testing.assert_array_equal(warm, cold)
+    first = L.make_estimator("LDM", kernel, points[0], 60)
+    second = L.make_estimator("LDM", kernel, points[1], 60)
+    assert L._warm_started(second, first) is second and not second.warm_start  # nothing fitted yet
+    first.fit(Xf, y[fit])  # the last point's matrix (a Gram matrix for rbf)
+    assert L._warm_started(second, first).warm_start and second._warm_state is first._warm_state
+    svc = L.make_estimator("SVM", kernel, {"C": 10.0}, 60)
+    assert L._warm_started(svc, first) is svc  # only LDM's CD is warm-started
+
+
+@pytest.mark.parametrize("table, dataset", [("ldm_table2", "planning-relax"), ("ldm_table3", "heart"),
+                                            ("ldm_table4", "adult-a")])
+def test_a_quick_job_runs_every_method_and_records_the_evidence(data_env, table, dataset):
+    records = run_job(table_spec(table), "quick", {"dataset": dataset, "partition": "0"})
+    spec = table_spec(table)
+    assert list(records.method) == list(spec.protocol("quick").methods)
+    assert (records.test_accuracy > 0.5).all()  # every method beats chance on these sets
+    ldm = records[records.method.isin(list(L.LDM_READINGS))]
+    assert ldm.agreement_with_svm_no_bias.between(0, 1).all()
+    assert (records.n_best >= 1).all() and (records.n_best <= records.grid_size).all()
+    assert (records.split_scheme == "random_partition").all() and (records.split_index == 0).all()
+
+
+def _records(accuracies: dict, n=10):
+    """Records of Table 2 from {(dataset, method): per-partition accuracies}."""
+    rows = []
+    for (dataset, method), acc in accuracies.items():
+        for r, a in enumerate(np.resize(acc, n)):
+            rows.append({"paper_dataset": dataset, "dataset": L.REGULAR_SETS[dataset], "standin": False,
+                         "n_samples": 100, "n_features": 5, "n_classes": 2,
+                         "split_scheme": "random_partition", "split_seed": r, "split_index": r,
+                         "inner_folds": 5, "inner_seed": 1, "method": method, "log2_C": 3.3,
+                         "log2_lambda1": -4.0, "log2_lambda2": -4.0, "log2_width_factor": np.nan,
+                         "inner_cv_accuracy": a, "test_accuracy": a, "n_fits": 10, "kernel": "linear",
+                         "grid_size": 147, "n_best": 3,
+                         "agreement_with_svm_no_bias": 1.0 if method.startswith("LDM") else np.nan,
+                         "n_unconverged_fits": 0, "seconds": 1.0})
+    return pd.DataFrame(rows)
+
+
+def test_the_page_marks_significant_differences_and_counts_wins(data_env):
+    rng = np.random.default_rng(0)
+    noise = rng.normal(0, 0.005, 10)
+    acc = {("heart", "SVM"): 0.80 + noise, ("heart", "SVM (no bias)"): 0.80 + noise,
+           ("heart", "LDM"): 0.85 + noise + rng.normal(0, 0.001, 10),
+           ("heart", "LDM (double-sum)"): 0.80 + noise,
+           ("sonar", "SVM"): 0.72 + noise, ("sonar", "SVM (no bias)"): 0.72 + noise,
+           ("sonar", "LDM"): 0.70 + noise + rng.normal(0, 0.001, 10),
+           ("sonar", "LDM (double-sum)"): 0.72 + noise}
+    protocol = L.PROTOCOLS["full"].__class__(datasets=("heart", "sonar", "isolet"), n_partitions=10)
+    out = R.table2(_records(acc), TableRun("full", protocol))
+    rows = out.csv.set_index(["dataset", "method"])
+    assert rows.loc[("heart", "LDM"), "marker_ours"] == "better"
+    assert rows.loc[("sonar", "LDM"), "marker_ours"] == "worse"
+    assert rows.loc[("heart", "LDM"), "reproduced"] == pytest.approx(0.85, abs=0.01)
+    assert rows.loc[("isolet", "LDM"), "verdict"] == "unavailable offline"
+    assert rows.loc[("german", "LDM"), "verdict"] == "not run (left out of this scale)"
+    assert "1/0/1" in out.markdown  # LDM against SVM over the two sets run
+    assert "Does the selected LDM differ from the bias-free SVM?" in out.markdown
+
+
+def test_a_set_with_fewer_partitions_is_partial_not_a_mean(data_env):
+    acc = {("heart", m): [0.8, 0.82] for m in ("SVM", "SVM (no bias)", "LDM", "LDM (double-sum)")}
+    records = _records(acc, n=4)
+    protocol = L.PROTOCOLS["full"].__class__(datasets=("heart",), n_partitions=30)
+    out = R.table2(records, TableRun("full", protocol))
+    assert out.csv.set_index(["dataset", "method"]).loc[("heart", "LDM"), "verdict"].startswith("partial")
+
+
+# ---------------------------------------------------------------- Table 1 and the explanations
+from repro import published  # noqa: E402
+from repro.experiments import table_run
+from repro.papers.catalog import table_spec  # noqa: E402
+from repro.papers.ldm import figure_jobs as F  # noqa: E402
+from repro.tables import MISS_EXPLAINED, MISS_UNEXPLAINED, OK  # noqa: E402
+
+
+def _verdicts(out):
+    return out.csv.set_index(["dataset", "metric"])["verdict"]
+
+
+def test_table1_sizes_match_exactly_or_the_registry_says_why(data_env):
+    records = pd.concat([run_job(table_spec("ldm_table1"), "quick", {"dataset": d})
+                         for d in F.SIZE_PROTOCOLS["quick"].datasets])
+    out = table_spec("ldm_table1").build(records, table_run(table_spec("ldm_table1"), "quick"))
+    v = _verdicts(out)
+    assert v[("planning", "n_instances")] == OK and v[("planning", "n_features")] == OK
+    assert v[("heart", "n_instances")] == OK
+    # heart: 13 features (Statlog), printed 9; haberman: 3, printed 14 - the registry's notes
+    for cell in (("heart", "n_features"), ("haberman", "n_features")):
+        assert v[cell] == MISS_EXPLAINED
+    why = out.csv.set_index(["dataset", "metric"]).loc[("heart", "n_features"), "why"]
+    assert "13" in why and "no public version with 9" in why
+    assert v[("german", "n_features")].startswith("not run")      # not in the quick scale
+    assert v[("news20", "n_instances")].startswith("not run")   # the scale is checked before availability
+    assert all(e.holds for e in out.csv.attrs["explanations_used"].values())
+
+
+def _size_records(rows):
+    return pd.DataFrame([{"paper_dataset": d, "dataset": F.registry_name(d), "standin": False, "n_samples": m,
+                          "n_features": n, "n_classes": 2, "scale": "large", "seconds": 0.1}
+                         for d, m, n in rows])
+
+
+def test_ijcnn1_is_loaded_pooled_as_table_1_counts_it(data_env):
+    """The LDM paper pools ijcnn1's train and test files (141,691 rows): the
+    large-set loader takes the registry's split for the paper ('all'), and
+    Table 1 then matches (the training file alone, 49,990 rows, would miss)."""
+    X, y, info = L.load_large("ijcnn1")
+    assert X.shape == (141_691, 22)
+    run = TableRun("full", F.SIZE_PROTOCOLS["full"])
+    pooled = R_F.table1(_size_records([("ijcnn1", 141_691, 22)]), run).csv.set_index(["dataset", "metric"])
+    assert pooled.loc[("ijcnn1", "n_instances"), "verdict"] == OK
+    short = R_F.table1(_size_records([("ijcnn1", 49_990, 22)]), run).csv.set_index(["dataset", "metric"])
+    assert short.loc[("ijcnn1", "n_instances"), "verdict"] == MISS_UNEXPLAINED
+
+
+def test_accuracy_misses_are_explained_only_where_the_computed_facts_hold(data_env):
+    rng = np.random.default_rng(1)
+    noise = rng.normal(0, 0.01, 30)
+    pub = published.load("ldm_table2").set_index(["dataset", "method"])["value"]
+    acc = {}
+    for d in ("heart", "sonar"):
+        acc[(d, "SVM")] = pub[(d, "SVM")] + 0.05 + noise            # 0.05 off: a miss
+        acc[(d, "SVM (no bias)")] = pub[(d, "LDM")] - 0.05 + noise
+        acc[(d, "LDM")] = pub[(d, "LDM")] - 0.05 + noise           # as the bias-free SVM
+        acc[(d, "LDM (double-sum)")] = pub[(d, "LDM")] + noise
+    records = _records(acc, n=30)
+    records.loc[records.paper_dataset == "heart", "n_features"] = 13   # Table 1: 270 x 9
+    records.loc[records.paper_dataset == "heart", "n_samples"] = 270
+    records.loc[records.paper_dataset == "sonar", "n_features"] = 60   # Table 1: 208 x 60
+    records.loc[records.paper_dataset == "sonar", "n_samples"] = 208
+    protocol = L.PROTOCOLS["full"].__class__(datasets=("heart", "sonar"), n_partitions=30)
+    rows = R.table2(records, TableRun("full", protocol)).csv.set_index(["dataset", "method"])
+    assert rows.loc[("heart", "SVM"), "verdict"] == MISS_EXPLAINED          # other data (13 vs 9)
+    assert "270 x 13" in rows.loc[("heart", "SVM"), "why"]
+    assert rows.loc[("sonar", "SVM"), "verdict"] == MISS_UNEXPLAINED        # same data, 30 partitions
+    assert rows.loc[("sonar", "SVM"), "why"] == "no entry in repro/explanations.py"
+    assert rows.loc[("sonar", "LDM"), "verdict"] == MISS_UNEXPLAINED        # a recorded finding
+    assert "bias-free SVM" in rows.loc[("sonar", "LDM"), "why"]
+
+
+# ---------------------------------------------------------------- Figures 1-3 (quick jobs)
+from repro.papers.ldm import figure_pages as R_F  # noqa: E402
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def test_figure1_margins_are_cumulative_and_the_page_states_the_papers_reading(data_env):
+    records = run_job(table_spec("ldm_figure1"), "quick", {"dataset": "heart", "kernel": "linear"})
+    assert list(dict.fromkeys(records.method)) == list(F.FIGURE1_METHODS)
+    for _, g in records.groupby("method"):
+        assert len(g) == F.N_QUANTILES and np.all(np.diff(g.margin.to_numpy()) >= 0)
+        assert g["quantile"].iloc[0] == 0 and g["quantile"].iloc[-1] == 1
+    # the margins are those of the refitted model: its training margins below 0 are its errors
+    out = table_spec("ldm_figure1").build(records, table_run(table_spec("ldm_figure1"), "quick"))
+    assert out.figures["png"].startswith(PNG)
+    assert "smaller min margin" in out.markdown and set(out.csv.method) == set(F.FIGURE1_METHODS)
+
+
+def test_figure3_sweeps_each_parameter_with_the_others_at_the_cv_choice(data_env):
+    records = run_job(table_spec("ldm_figure3"), "quick", {"dataset": "heart", "kernel": "rbf"})
+    protocol = F.FIGURE_PROTOCOLS["quick"]
+    assert records.groupby("parameter").size().to_dict() == {
+        "lambda1": len(protocol.lambda_log2), "lambda2": len(protocol.lambda_log2), "C": len(protocol.c_grid)}
+    assert (records.groupby("parameter").at_cv_choice.sum() == 1).all()
+    # at its CV choice every sweep is the same model: one accuracy
+    assert records[records.at_cv_choice].test_accuracy.nunique() == 1
+    out = table_spec("ldm_figure3").build(records, table_run(table_spec("ldm_figure3"), "quick"))
+    assert out.figures["png"].startswith(PNG)
+
+
+def test_figure2_times_the_three_methods_at_the_stated_setting(data_env):
+    records = run_job(table_spec("ldm_figure2"), "quick", {"dataset": "adult-a"})
+    assert list(records.method) == list(F.TIMING_METHODS)
+    assert (records.seconds > 0).all() and not records.capped.any()
+    assert (records.train_accuracy > 0.8).all()   # a9a: 76 % is the majority class
+    assert records.threads.eq(1).all()
+    out = table_spec("ldm_figure2").build(records, table_run(table_spec("ldm_figure2"), "quick"))
+    assert out.figures["png"].startswith(PNG) and "LDM / SVMa" in out.markdown
+
+
+# ---------------------------------------------------------------- published values
+QUICK_SETS = ("planning-relax", "heart", "breast-cancer")
+
+
+@pytest.fixture(scope="module")
+def quick_records(data_env):
+    """The quick scale's protocol (2 partitions, 3-fold CV, thinned grid) on
+    three regular sets, both kernels."""
+    import dataclasses
+
+    protocol = dataclasses.replace(L.PROTOCOLS["quick"], datasets=QUICK_SETS)
+    records = {k: pd.concat([L.run_partition(protocol, k, d, r) for d in QUICK_SETS
+                             for r in range(protocol.n_partitions)]) for k in ("linear", "rbf")}
+    return protocol, records
+
+
+@pytest.mark.parametrize("kernel, build", [("linear", R.table2), ("rbf", R.table3)])
+def test_quick_accuracy_against_the_published_tables(quick_records, kernel, build):
+    protocol, records = quick_records
+    out = build(records[kernel], TableRun("quick", protocol)).csv
+    cells = out[out.dataset.isin(QUICK_SETS) & out.method.isin(["SVM", "LDM"])]
+    assert cells.reproduced.notna().all()
+    for row in cells.itertuples():
+        # within the documented tolerance, or a miss with a registry entry whose computed
+        # condition holds (an explanation, or a recorded finding): never a bare miss
+        assert row.verdict in (OK, MISS_EXPLAINED, MISS_UNEXPLAINED), row
+        if row.verdict != OK:
+            assert row.why and row.why != "no entry in repro/explanations.py", row
+            assert not row.why.startswith("the registered reason does not hold"), row  # not stale
+
+
+@pytest.mark.parametrize("kernel", ["linear", "rbf"])
+def test_ldm_is_never_significantly_worse_than_svm_on_what_was_run(quick_records, kernel):
+    """On the quick scale's two partitions a t-test has little power: the
+    full run judges the claim (test_..._in_the_full_run below)."""
+    _, records = quick_records
+    tests = R.ttests(records[kernel])
+    ldm = tests[tests.method == "LDM"]
+    assert len(ldm) == len(QUICK_SETS)
+    assert not (ldm.outcome == "loss").any(), ldm
+
+
+@pytest.mark.parametrize("table", ["ldm_table2", "ldm_table3", "ldm_table4"])
+def test_the_full_run_tables_when_present(table):
+    """The committed full-scale tables: every verdict in the vocabulary, every
+    miss with its reason, and the page's w/t/l of LDM against SVM as its markers."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "paper_tables" / f"{table}.csv"
+    if not path.exists():
+        pytest.skip(f"{path.name}: no full run committed")
+    out = pd.read_csv(path, keep_default_na=False)
+    assert out.verdict.map(lambda v: v.split(" (")[0] in {
+        "ok", "miss", "no tolerance", "not run", "unavailable offline", "partial", "not compared"}).all()
+    misses = out[out.verdict.str.startswith("miss")]
+    assert (misses.why.str.len() > 0).all()
+    ldm = out[(out.method == "LDM") & (out.reproduced != "")]   # the sets with a mean (complete runs)
+    page = path.with_suffix(".md").read_text()
+    wins, losses = int((ldm.marker_ours == "better").sum()), int((ldm.marker_ours == "worse").sum())
+    if len(ldm):  # a run cut short before any set completed has no w/t/l of its own yet
+        assert f"| LDM | SVM | ours ({len(ldm)} sets) | {wins}/{len(ldm) - wins - losses}/{losses} |" in page
+
+
+@pytest.mark.parametrize("table", ["ldm_table2", "ldm_table3", "ldm_table4"])
+def test_ldm_is_never_significantly_worse_than_svm_in_the_full_run(table):
+    """The paper's claim (no circle in the LDM column) on the committed full
+    run: where our paired t-test finds LDM worse, the claim does not hold here,
+    and the test says so as an expected failure naming the sets (the page's
+    verdict paragraph gives the evidence) rather than passing or hiding it."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "paper_tables" / f"{table}.csv"
+    if not path.exists():
+        pytest.skip(f"{path.name}: no full run committed")
+    out = pd.read_csv(path, keep_default_na=False)
+    ldm = out[(out.method == "LDM") & (out.reproduced != "")]
+    assert len(ldm), "a committed full table with no complete set"
+    worse = sorted(ldm.loc[ldm.marker_ours == "worse", "dataset"])
+    if worse:
+        pytest.xfail(f"{table}: LDM significantly worse than SVM on {', '.join(worse)} (paired t-test "
+                     "over the partitions): the paper's 'never worse' does not hold in our full run; "
+                     "the page's verdict paragraph sets LDM beside the bias-free SVM there")
+
+
+def test_the_verdict_paragraph_counts_what_the_tests_and_the_agreement_say():
+    tests = pd.DataFrame({"dataset": ["a", "b", "c", "a", "b", "c"],
+                          "method": ["LDM"] * 3 + ["SVM (no bias)"] * 3,
+                          "outcome": ["win", "win", "tie", "win", "tie", "tie"]})
+    evidence = pd.DataFrame({"dataset": ["a", "b", "c"], "method": "LDM", "agreement": [1.0, 0.95, 0.995],
+                             "ties": [100.0, 20.0, 30.0], "grid": 147, "vs_no_bias": ["tie", "win", "tie"]})
+    pub = pd.DataFrame({"dataset": "LDM: w/t/l", "method": "SVM", "metric": ["wins", "ties", "losses"],
+                        "value": [12.0, 8.0, 0.0]})
+    text = R.verdict_markdown(tests, evidence, pub)
+    assert "better than SVM on 12 of 20 sets, worse on 0" in text
+    assert "significantly better than SVM on 2, tied on 1, worse on 0" in text
+    assert "on 1 of LDM's 2 wins it wins too" in text
+    assert "better on 1, worse on 0, tied on 2" in text
+    assert "at least 99 % of the test points on 2 of 3 sets" in text and "on 50 of 147 grid points" in text
+
+
+def test_the_capped_fits_are_counted_per_method():
+    records = pd.DataFrame({"method": ["SVM", "SVM", "LDM"], "n_fits": [16, 16, 736],
+                            "n_unconverged_fits": [4, 0, 7]})
+    table = R.unconverged_table(records).set_index("method")
+    assert table.loc["SVM", "fits"] == 32 and table.loc["SVM", "capped"] == 4
+    assert table.loc["SVM", "fraction"] == 0.125 and table.loc["LDM", "capped"] == 7

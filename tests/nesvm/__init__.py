@@ -1,0 +1,1 @@
+"""The nesvm paper's experiment tests (repro/papers/nesvm/, workflow/rules/nesvm.smk)."""
