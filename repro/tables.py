@@ -147,7 +147,7 @@ def compare(published: pd.DataFrame, reproduced: pd.DataFrame, paper: str, table
         else:
             entry = explain(table, row, context or {})
             if entry is None:
-                verdict, why = MISS_UNEXPLAINED, "no entry in repro/explanations.py"
+                verdict, why = MISS_UNEXPLAINED, f"no entry in repro/papers/{paper}/explanations.py"
             else:
                 verdict, why = (MISS_EXPLAINED if entry.explained else MISS_UNEXPLAINED), entry.text
                 used[(row.dataset, row.method)] = entry

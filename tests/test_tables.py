@@ -42,7 +42,7 @@ def test_verdicts_follow_the_tolerance_rules(registry):
         ("B", "GS"): "miss (unexplained) (stand-in)",         # factor 2.2, on a stand-in
         ("B", "SMO"): "not run (no records)",
     }
-    assert t.set_index(["dataset", "method"]).loc[("A", "SMO"), "why"] == "no entry in repro/explanations.py"
+    assert t.set_index(["dataset", "method"]).loc[("A", "SMO"), "why"] == "no entry in repro/papers/gs_svm/explanations.py"
     assert t.loc[0, "difference"] == pytest.approx(0.9)
 
 

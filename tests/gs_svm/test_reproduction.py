@@ -123,7 +123,7 @@ def test_every_miss_has_an_entry(rebuilt, table):
     misses = comparison[comparison["verdict"].str.startswith("miss")]
     covered = rebuilt[table].attrs["explanations_used"]
     bare = misses[[(d, m) not in covered for d, m in zip(misses.dataset, misses.method)]]
-    assert bare.empty, f"misses with no entry in repro/explanations.py: {bare[['dataset', 'method']].values.tolist()}"
+    assert bare.empty, f"misses with no entry in repro/papers/gs_svm/explanations.py: {bare[['dataset', 'method']].values.tolist()}"
 
 
 @pytest.mark.parametrize("table", FULL_TABLES)

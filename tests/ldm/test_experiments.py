@@ -200,7 +200,7 @@ def test_accuracy_misses_are_explained_only_where_the_computed_facts_hold(data_e
     assert rows.loc[("heart", "SVM"), "verdict"] == MISS_EXPLAINED          # other data (13 vs 9)
     assert "270 x 13" in rows.loc[("heart", "SVM"), "why"]
     assert rows.loc[("sonar", "SVM"), "verdict"] == MISS_UNEXPLAINED        # same data, 30 partitions
-    assert rows.loc[("sonar", "SVM"), "why"] == "no entry in repro/explanations.py"
+    assert rows.loc[("sonar", "SVM"), "why"] == "no entry in repro/papers/ldm/explanations.py"
     assert rows.loc[("sonar", "LDM"), "verdict"] == MISS_UNEXPLAINED        # a recorded finding
     assert "bias-free SVM" in rows.loc[("sonar", "LDM"), "why"]
 
@@ -272,7 +272,7 @@ def test_quick_accuracy_against_the_published_tables(quick_records, kernel, buil
         # condition holds (an explanation, or a recorded finding): never a bare miss
         assert row.verdict in (OK, MISS_EXPLAINED, MISS_UNEXPLAINED), row
         if row.verdict != OK:
-            assert row.why and row.why != "no entry in repro/explanations.py", row
+            assert row.why and row.why != "no entry in repro/papers/ldm/explanations.py", row
             assert not row.why.startswith("the registered reason does not hold"), row  # not stale
 
 

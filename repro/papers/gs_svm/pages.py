@@ -79,7 +79,7 @@ def table2(records: pd.DataFrame, table_run) -> TableOutput:
                                   "ttests": ttests, "params": params})
     md = "\n".join([
         comparison_markdown(comparison, "GS-SVM paper, Table 2: 10-fold CV accuracy (%)", 2,
-                            notes="Protocol in repro/experiments/gs_svm.py: one-against-one, inner CV "
+                            notes="Protocol in repro/papers/gs_svm/jobs.py: one-against-one, inner CV "
                                   "chooses log2(theta) (and log2(C) for SVM), features scaled to [-1, 1] "
                                   "on each training part."),
         misses_markdown(comparison),

@@ -54,7 +54,7 @@ def table1(records: pd.DataFrame, table_run) -> TableOutput:
         to_markdown(comparison.drop(columns=["why", "method"]),
                     title="LDM paper, Table 1: the data sets' sizes",
                     notes="#Instance and #Feature as printed beside ours (the rows and features of what "
-                          "repro.experiments.ldm loads: ldm.load for Tables 2-3, ldm.load_large for Table 4, "
+                          "repro.papers.ldm.jobs loads: ldm.load for Tables 2-3, ldm.load_large for Table 4, "
                           "ijcnn1 as train + test). Sizes must match exactly; a miss is explained by the "
                           "registry's note on the set (repro.datasets; `python -m repro.datasets info NAME`), "
                           "checked to hold: our size is the public file's checked size."),

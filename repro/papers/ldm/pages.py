@@ -77,7 +77,7 @@ def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> Ta
                             notes=f"Mean (std_ours) of the test accuracy over {protocol.n_partitions} random "
                                   "half/half partitions against the published mean (std_published); markers: "
                                   "paired two-tailed t-test at 95 % against SVM over the partitions ('better'/"
-                                  "'worse' for the paper's bullet/circle). Protocol: repro.experiments.ldm (scaling "
+                                  "'worse' for the paper's bullet/circle). Protocol: repro.papers.ldm.jobs (scaling "
                                   "to [0, 1] on each training part, 5-fold CV over C in {10, 50, 100}, lambda1 and "
                                   "lambda2 in 2^-8..2^-2, the RBF width in 2^-2..2^2 times the mean distance, kernel "
                                   "exp(-||x-z||^2 / (2 width^2))). MDO is not run: its definition and 'recommended "
@@ -92,7 +92,7 @@ def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> Ta
                           "(double-sum): lambda1 on the double-sum line of Eq. 4 (m^2 times the normalised "
                           "line). LDM (code), Table 4 only: the authors' code's ASGD (pairing, averaging "
                           "start); its C*m scaling is the printed model (repro.solvers.LDM). KM-OMD: the "
-                          "KOMD formulation with lam = 1/(1 + C) (our mapping; repro.experiments.ldm). "
+                          "KOMD formulation with lam = 1/(1 + C) (our mapping; repro.papers.ldm.jobs). "
                           "MDO: not run (repro.solvers.ldm_baselines.MDO says why)."),
         to_markdown(tests.round(4) if len(tests) else tests,
                     title="Paired t-tests of every method against SVM",

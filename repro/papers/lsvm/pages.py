@@ -148,7 +148,7 @@ def convergence(records: pd.DataFrame, table_run) -> TableOutput:
                             notes="Each claim of Section 3 (paper_tables/published/claims.csv) for every run: "
                                   "alpha*nu is the step of the measured run, LSVM's default, whose fit matches "
                                   "the run exactly (estimator_gap below), the operator norm ||I - alpha Q^{-1}|| "
-                                  "is computed from the eigenvalues of H'H (repro.experiments.lsvm.rate_bound), "
+                                  "is computed from the eigenvalues of H'H (repro.papers.lsvm.jobs.rate_bound), "
                                   "the size is that of the Cholesky factor the solver forms. Runs at nu = 1/m "
                                   "(the authors' code's default) and 10/m."),
         misses_markdown(comparison),
@@ -199,7 +199,7 @@ def scaling(records: pd.DataFrame, table_run) -> TableOutput:
     largest = r[r.method == METHOD].sort_values("m").iloc[-1]
     md = "\n".join([
         comparison_markdown(comparison, "LSVM paper: millions of points",
-                            notes="Largest m of the synthetic set (repro.experiments.lsvm.make_data) that "
+                            notes="Largest m of the synthetic set (repro.papers.lsvm.jobs.make_data) that "
                                   "LSVM solved within its stopping rule (tol 1e-5, 100 iterations)."),
         misses_markdown(comparison),
         to_markdown(shown.round(4), title="LSVM, LIBLINEAR and Pegasos against m (10 dimensions, nu = 1/m)",
@@ -252,7 +252,7 @@ def accuracy(records: pd.DataFrame, table_run) -> TableOutput:
     md = "\n".join([
         to_markdown(table.round(2), title="LSVM and the soft-margin SVM (linear): 10-fold CV accuracy (%)",
                     notes="Binary UCI sets of the GS-SVM paper's Table 2, with its loaders, scaling to "
-                          "[-1, 1] on each training part and its outer folds (repro.experiments.lsvm, "
+                          "[-1, 1] on each training part and its outer folds (repro.papers.lsvm.jobs, "
                           f"run_accuracy_fold). Inner {table_run.protocol.inner_folds}-fold CV chooses "
                           f"log2 nu (LSVM) or log2 C (SVM: our SMO, linear kernel, bias) in {list(grid)}. "
                           "Section 3 prints no accuracy: nothing published to compare. LSVM runs with the "

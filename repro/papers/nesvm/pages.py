@@ -243,7 +243,7 @@ def time_vs_c_and_size(records: pd.DataFrame, table_run) -> TableOutput:
                           "(repro.experiments.timing.run_capped). All solvers stop at a tolerance of "
                           f"{N.TOL:g} (the paper's); NESVM: mu = 5, w0 = w* = 0; Pegasos: lambda = 1/(C m), "
                           "k = 1, a fixed number of epochs (no tolerance of its own; "
-                          "repro.experiments.nesvm says how many). Unavailable: "
+                          "repro.papers.nesvm.jobs says how many). Unavailable: "
                           + "; ".join(f"{m}: {why}" for m, why in unavailable.items())
                           + ". Compare ratios within one table, and only between like machines."),
         to_markdown(gap_cells,

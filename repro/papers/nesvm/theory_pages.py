@@ -109,7 +109,7 @@ def convergence(records: pd.DataFrame, table_run) -> TableOutput:
                             notes="Algorithm 1 with Section IV's defaults (C = 1, mu = 5, w0 = w* = 0, L of Eq. 48) run "
                                   f"for a fixed number of steps (eps {1e-15:g}), F_mu(y^k) traced at every step. F_mu* "
                                   "is the optimum of the same smoothed problem from L-BFGS-B on F_mu (its own NumPy "
-                                  "gradient, repro.experiments.nesvm_theory), lowered to the trace's least value if "
+                                  "gradient, repro.papers.nesvm.theory_jobs), lowered to the trace's least value if "
                                   "NESVM went below it. Eq. 43: F_mu(y^k) - F_mu* <= 4 L d2(w*) / ((k+1)(k+2)), "
                                   "d2(w*) = 1/2 ||w*||^2 with the bias. p = -slope of log gap against log k, fitted "
                                   f"from k = {K_MIN} on, above max({FLOOR_REL:g} |F_mu*|, {FLOOR_FACTOR:g} x how far the "

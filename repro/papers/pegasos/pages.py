@@ -228,7 +228,7 @@ def convergence(records: pd.DataFrame, table_run) -> TableOutput:
                           "the svm_learn process (reading its input file included), no examples count; "
                           "its points are taken from the loosest -e to the tightest. Each value is that "
                           "of the first point, in order of work, within the threshold; empty: not reached. "
-                          "One thread, one run each (repro.experiments.pegasos)."),
+                          "One thread, one run each (repro.papers.pegasos.jobs)."),
         to_markdown(svmlight_fits(records).assign(dataset=lambda d: d.dataset.map(_labelled)).round(6),
                     title="SVM-Light fits",
                     notes="One fit per stopping tolerance -e (svm_learn -t 0 -b 0: linear kernel, no "
