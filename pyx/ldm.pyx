@@ -50,7 +50,7 @@ import numpy as np
 cimport numpy as cnp
 from cpython.exc cimport PyErr_CheckSignals
 from libc.math cimport fabs, pow, INFINITY
-from _rows cimport Rows, rows_init, row_dot_vec, get_row
+from _rows cimport Rows, rows_init, row_dot_vec, row_scatter
 from _random cimport rng_seed, rng_randint
 from _vectors cimport (WeightVector, wv_init, wv_scale, wv_dot_row, wv_add_row,
                        wv_to_dense, wv_average_uniform, wv_average_to_dense)
@@ -220,18 +220,9 @@ def eq15_gradient(tuple x, const double[::1] y, double C, double lambda1, double
     cdef double b = _eq15_coef(row_dot_vec(&X, i, &w[0]), row_dot_vec(&X, j, &w[0]), y[i], y[j],
                                lam, lambda1, lambda2, inclusive)
     g = np.asarray(w, dtype=float) * lam
-    from_row = np.zeros(X.n_features)
-    _row_to(&X, i, from_row)
-    return (g - b * from_row) * (m * C)
-
-
-cdef void _row_to(const Rows* X, int i, double[::1] out):
-    cdef int* ind
-    cdef double* val
-    cdef int nnz, k
-    get_row(X, i, &ind, &val, &nnz)
-    for k in range(nnz):
-        out[ind[k]] = val[k]
+    cdef double[::1] from_row = np.zeros(X.n_features)
+    row_scatter(&X, i, &from_row[0])  # x_i as a dense vector
+    return (g - b * np.asarray(from_row)) * (m * C)
 
 
 def ldm_asgd(tuple x, const double[::1] y, double C, double lambda1, double lambda2,

@@ -200,6 +200,30 @@ cdef inline void _lru_push_front(RowCache* c, int s) noexcept nogil:
         c.tail = s
 
 
+cdef inline double* _lru_hit(RowCache* c, int s) noexcept nogil:
+    """Slot s's values, the slot moved to the front (most recently used)."""
+    _lru_unlink(c, s)
+    _lru_push_front(c, s)
+    return c.store + <Py_ssize_t> s * c.l
+
+
+cdef inline int _lru_claim(RowCache* c, int i) noexcept nogil:
+    """A slot for example i, at the front: a free one, else the least recently
+    used one, whose example is dropped from the cache."""
+    cdef int s
+    if c.used < c.capacity:
+        s = c.used
+        c.used += 1
+    else:
+        s = c.tail
+        _lru_unlink(c, s)
+        c.slot_of[c.owner[s]] = -1
+    c.owner[s] = i
+    c.slot_of[i] = s
+    _lru_push_front(c, s)
+    return s
+
+
 cdef inline double* cache_peek(const RowCache* c, int i) noexcept nogil:
     """Row i if cached (recency unchanged), else NULL."""
     cdef int s = c.slot_of[i]
@@ -260,6 +284,15 @@ cdef inline void probe_load(const Rows* X, Probe* p, int i) noexcept nogil:
 # ---------------------------------------------------------------------------
 # solver state
 # ---------------------------------------------------------------------------
+cdef struct Trace:
+    long long every   # sample (step, W, time) every `every` successful steps; 0: none
+    long long n       # samples held, flushed to the Python trace while the GIL is held
+    long long cap
+    long long* it
+    double* obj
+    double* t
+
+
 cdef struct Solver:
     Rows* X
     KernelSpec* k
@@ -290,12 +323,7 @@ cdef struct Solver:
     long long n_f_evals  # kernel values computed for them
     bint use_cache
     double* gram       # fast mode with a precomputed kernel: row i at gram + i * l
-    long long hist_every   # sample (step, W, time) every hist_every successful steps; 0: none
-    long long hist_n       # samples held, flushed to the Python trace while the GIL is held
-    long long hist_cap
-    long long* hist_it
-    double* hist_obj
-    double* hist_t
+    Trace trace            # (step, W, time) samples taken without the GIL
     RowCache* cache
     Probe* p1          # x_i1 (takeStep) / x_i (compute_F)
     Probe* p2          # x_i2 (takeStep)
@@ -307,18 +335,37 @@ cdef inline bint in_I0(const Solver* S, int i) noexcept nogil:
     return S.alpha[i] > 0.0 and S.alpha[i] < S.C
 
 
+cdef inline bint up_set(double y, double alpha, double C) noexcept nogil:
+    # I_up = I0 + I1 + I2 (LIBSVM's I_up(alpha)): alpha may move so that its
+    # term y alpha increases
+    if y > 0:
+        return alpha < C
+    return alpha > 0.0
+
+
+cdef inline bint low_set(double y, double alpha, double C) noexcept nogil:
+    # I_low = I0 + I3 + I4 (LIBSVM's I_low(alpha))
+    if y > 0:
+        return alpha > 0.0
+    return alpha < C
+
+
 cdef inline bint in_up(const Solver* S, int i) noexcept nogil:
-    # I0 + I1 + I2
-    if S.y[i] > 0:
-        return S.alpha[i] < S.C
-    return S.alpha[i] > 0.0
+    return up_set(S.y[i], S.alpha[i], S.C)
 
 
 cdef inline bint in_low(const Solver* S, int i) noexcept nogil:
-    # I0 + I3 + I4
-    if S.y[i] > 0:
-        return S.alpha[i] > 0.0
-    return S.alpha[i] < S.C
+    return low_set(S.y[i], S.alpha[i], S.C)
+
+
+cdef inline void _bounds_with(Solver* S, int i) noexcept nogil:
+    """Take example i into b_up = min F over I_up and b_low = max F over I_low."""
+    if in_up(S, i) and S.F[i] < S.b_up:
+        S.b_up = S.F[i]
+        S.i_up = i
+    if in_low(S, i) and S.F[i] > S.b_low:
+        S.b_low = S.F[i]
+        S.i_low = i
 
 
 cdef inline void _list_add(int* lst, int* pos, int* n, int i) noexcept nogil:
@@ -356,19 +403,8 @@ cdef double* cache_fetch(Solver* S, int i, Probe* p) noexcept nogil:
         return S.gram + <Py_ssize_t> i * S.l
     s = c.slot_of[i]
     if s >= 0:
-        _lru_unlink(c, s)
-        _lru_push_front(c, s)
-        return c.store + <Py_ssize_t> s * c.l
-    if c.used < c.capacity:
-        s = c.used
-        c.used += 1
-    else:
-        s = c.tail
-        _lru_unlink(c, s)
-        c.slot_of[c.owner[s]] = -1
-    c.owner[s] = i
-    c.slot_of[i] = s
-    _lru_push_front(c, s)
+        return _lru_hit(c, s)
+    s = _lru_claim(c, i)
     row = c.store + <Py_ssize_t> s * c.l
     if S.XT != NULL:  # CSR: through the columns of X (same values, fewer operations)
         kernel_row_by_columns(S.k, S.X, i, S.XT, NULL, S.l, row, S.dots)
@@ -456,13 +492,46 @@ cdef inline double _now() noexcept nogil:
     return ts.tv_sec + 1e-9 * ts.tv_nsec
 
 
-cdef void _flush_trace(Solver* S, object history, tuple buffers):
+cdef tuple _trace_init(Trace* T, object history, long long history_every):
+    """Point T at new sample buffers; returns the arrays behind them (keep them
+    alive, and hand them to ``_trace_flush``)."""
+    T.every = history_every if history is not None else 0
+    T.n = 0
+    T.cap = 4096
+    it_arr = np.empty(T.cap, dtype=np.int64)
+    obj_arr = np.empty(T.cap)
+    t_arr = np.empty(T.cap)
+    T.it = <long long*> cnp.PyArray_DATA(it_arr)
+    T.obj = <double*> cnp.PyArray_DATA(obj_arr)
+    T.t = <double*> cnp.PyArray_DATA(t_arr)
+    return (it_arr, t_arr, obj_arr)
+
+
+cdef inline void _trace_sample(Trace* T, long long step, double objective) noexcept nogil:
+    """Keep (step, W, time) when ``step`` is a multiple of the stride (room permitting:
+    the caller flushes at half capacity)."""
+    if T.every > 0 and step % T.every == 0 and T.n < T.cap:
+        T.it[T.n] = step
+        T.obj[T.n] = objective
+        T.t[T.n] = _now()
+        T.n += 1
+
+
+cdef void _trace_flush(Trace* T, object history, tuple buffers):
     """Hand the samples taken without the GIL to the trace (``History.record_batch``;
-    ``buffers``: the arrays behind S.hist_it, S.hist_t, S.hist_obj)."""
-    cdef Py_ssize_t n = S.hist_n
+    ``buffers``: what ``_trace_init`` returned)."""
+    cdef Py_ssize_t n = T.n
     if n:
         history.record_batch(buffers[0][:n], buffers[1][:n], buffers[2][:n])
-    S.hist_n = 0
+    T.n = 0
+
+
+cdef void _poll(Trace* T, object history, tuple buffers) except *:
+    """Between steps, with the GIL: raise KeyboardInterrupt on Ctrl-C, and flush
+    the trace's samples once its buffers are half full."""
+    PyErr_CheckSignals()
+    if T.n * 2 >= T.cap:
+        _trace_flush(T, history, buffers)
 
 
 cdef int take_step(Solver* S, int i1, int i2) noexcept nogil:
@@ -586,13 +655,7 @@ cdef int take_step(Solver* S, int i1, int i2) noexcept nogil:
     S.b_up = INFINITY
     S.b_low = -INFINITY
     for t in range(2):
-        i = i1 if t == 0 else i2
-        if in_up(S, i) and S.F[i] < S.b_up:
-            S.b_up = S.F[i]
-            S.i_up = i
-        if in_low(S, i) and S.F[i] > S.b_low:
-            S.b_low = S.F[i]
-            S.i_low = i
+        _bounds_with(S, i1 if t == 0 else i2)
     for t in range(S.ni0):
         i = S.i0[t]
         if S.F[i] < S.b_up:
@@ -602,11 +665,7 @@ cdef int take_step(Solver* S, int i1, int i2) noexcept nogil:
             S.b_low = S.F[i]
             S.i_low = i
     S.n_steps += 1
-    if S.hist_every > 0 and S.n_steps % S.hist_every == 0 and S.hist_n < S.hist_cap:
-        S.hist_it[S.hist_n] = S.n_steps
-        S.hist_obj[S.hist_n] = S.obj
-        S.hist_t[S.hist_n] = _now()
-        S.hist_n += 1
+    _trace_sample(&S.trace, S.n_steps, S.obj)
     return 1
 
 
@@ -673,12 +732,7 @@ cdef void _warm_start(Solver* S, const double[::1] alpha0) except *:
         for i in range(l):
             S.F[i] = compute_F(S, i)
             S.obj += 0.5 * S.alpha[i] * (S.y[i] * S.F[i] - 1.0)  # W = 1/2 sum a_i (y_i F_i - 1)
-            if in_up(S, i) and S.F[i] < S.b_up:
-                S.b_up = S.F[i]
-                S.i_up = i
-            if in_low(S, i) and S.F[i] > S.b_low:
-                S.b_low = S.F[i]
-                S.i_low = i
+            _bounds_with(S, i)
 
 
 cdef cnp.ndarray _minus_ones(Py_ssize_t n):
@@ -689,6 +743,43 @@ cdef cnp.ndarray _minus_ones(Py_ssize_t n):
     for i in range(n):
         a[i] = -1
     return a
+
+
+cdef tuple _cache_init(RowCache* c, int l, int capacity, Py_ssize_t store_size):
+    """An empty LRU cache of ``capacity`` slots of l values (``store_size``
+    values allocated: capacity * l, or 1 where nothing will be cached); returns
+    the arrays behind it, to be kept alive while it is used."""
+    store = np.empty(store_size)
+    slot_of, owner = _minus_ones(l), _minus_ones(capacity)
+    prev, nxt = _minus_ones(capacity), _minus_ones(capacity)
+    c.store = <double*> cnp.PyArray_DATA(store)
+    c.slot_of = <int*> cnp.PyArray_DATA(slot_of)
+    c.owner = <int*> cnp.PyArray_DATA(owner)
+    c.prev = <int*> cnp.PyArray_DATA(prev)
+    c.next = <int*> cnp.PyArray_DATA(nxt)
+    c.head = -1
+    c.tail = -1
+    c.used = 0
+    c.capacity = capacity
+    c.l = l
+    return (store, slot_of, owner, prev, nxt)
+
+
+cdef void _kernel_diagonal(KernelSpec* k, const Rows* X, int kind, double* kdiag, int l) except *:
+    """K_ii of every example, computed (and counted) once; the RBF kernel's is 1
+    and not evaluated (``kdiag`` holds ones already). |K_ij| <= sqrt(K_ii K_jj)
+    for a PSD kernel: finite diagonal values keep every kernel value finite; an
+    overflowing one would stall every step (eta = nan) into a trivial model, so
+    it is refused before the first step."""
+    cdef int i
+    if kind == KERNEL_RBF:
+        return
+    for i in range(l):
+        kdiag[i] = kernel_ij(k, X, i, X, i)
+        if not isfinite(kdiag[i]):
+            raise ValueError(f"K(x_{i}, x_{i}) = {kdiag[i]!r} before the first step: the "
+                             f"kernel values overflow float64 (scale the features, or lower "
+                             f"gamma / degree)")
 
 
 def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
@@ -753,8 +844,6 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
     cdef cnp.ndarray[cnp.int32_t, ndim=1] visit_arr
     cdef int* visit
     cdef long long n_examine = 0
-    cdef cnp.ndarray[cnp.float64_t, ndim=1] store_arr
-    cdef cnp.ndarray[cnp.int32_t, ndim=1] slot_arr, owner_arr, prev_arr, next_arr
     cdef Cols XT
     cdef cnp.ndarray[cnp.float64_t, ndim=1] dots_arr
 
@@ -800,32 +889,14 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
     S.gram = NULL
     # the trace: every history_every-th successful step sampled without the GIL
     # into these buffers, handed to history.record_at when the GIL is held
-    S.hist_every = history_every if history is not None else 0
-    S.hist_n = 0
-    S.hist_cap = 4096
-    hist_it_arr = np.empty(S.hist_cap, dtype=np.int64)
-    hist_obj_arr = np.empty(S.hist_cap)
-    hist_t_arr = np.empty(S.hist_cap)
-    S.hist_it = <long long*> cnp.PyArray_DATA(hist_it_arr)
-    S.hist_obj = <double*> cnp.PyArray_DATA(hist_obj_arr)
-    S.hist_t = <double*> cnp.PyArray_DATA(hist_t_arr)
-    hist_buffers = (hist_it_arr, hist_t_arr, hist_obj_arr)
+    hist_buffers = _trace_init(&S.trace, history, history_every)
     S.cache = &cache
     S.p1 = &probe1
     S.p2 = &probe2
     _probe_init(&probe1, &X, &buf1[0], <int*> &cols[0])
     _probe_init(&probe2, &X, &buf2[0], <int*> &cols[0])
 
-    if kind != KERNEL_RBF:  # K_ii = 1 for the RBF kernel: nothing to evaluate
-        for i in range(l):
-            kdiag_arr[i] = kernel_ij(&k, &X, i, &X, i)
-            # |K_ij| <= sqrt(K_ii K_jj) for a PSD kernel: finite diagonal values
-            # keep every kernel value finite, an overflowing one would stall
-            # every step (eta = nan) into a trivial model
-            if not isfinite(kdiag_arr[i]):
-                raise ValueError(f"K(x_{i}, x_{i}) = {kdiag_arr[i]!r} before the first step: the "
-                                 f"kernel values overflow float64 (scale the features, or lower "
-                                 f"gamma / degree)")
+    _kernel_diagonal(&k, &X, kind, &kdiag_arr[0], l)
 
     if kind == KERNEL_PRECOMPUTED:
         if not X.dense or X.n_features != l:
@@ -835,21 +906,7 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
     if use_cache and S.gram == NULL:
         capacity = <int> min(<double> l, cache_size * 1048576.0 / (8.0 * l))
         capacity = max(capacity, 2)
-        store_arr = np.empty(<Py_ssize_t> capacity * l)
-        slot_arr = _minus_ones(l)
-        owner_arr = _minus_ones(capacity)
-        prev_arr = _minus_ones(capacity)
-        next_arr = _minus_ones(capacity)
-        cache.store = &store_arr[0]
-        cache.slot_of = <int*> &slot_arr[0]
-        cache.owner = <int*> &owner_arr[0]
-        cache.prev = <int*> &prev_arr[0]
-        cache.next = <int*> &next_arr[0]
-        cache.head = -1
-        cache.tail = -1
-        cache.used = 0
-        cache.capacity = capacity
-        cache.l = l
+        keep_cache = _cache_init(&cache, l, capacity, <Py_ssize_t> capacity * l)
     S.XT = NULL
     S.dots = NULL
     if use_cache and S.gram == NULL and not X.dense and columns is not None:
@@ -880,9 +937,7 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
                     calls += 1
                     if calls % 1024 == 0:
                         with gil:
-                            PyErr_CheckSignals()
-                            if S.hist_n * 2 >= S.hist_cap:
-                                _flush_trace(&S, history, hist_buffers)
+                            _poll(&S.trace, history, hist_buffers)
                     if S.n_steps >= max_iter:
                         break
             elif modification == 1:
@@ -895,9 +950,7 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
                     calls += 1
                     if calls % 1024 == 0:
                         with gil:
-                            PyErr_CheckSignals()
-                            if S.hist_n * 2 >= S.hist_cap:
-                                _flush_trace(&S, history, hist_buffers)
+                            _poll(&S.trace, history, hist_buffers)
                     if S.b_up > S.b_low - 2.0 * tol:
                         n_changed = 0
                         break
@@ -910,16 +963,14 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
                     calls += 1
                     if calls % 1024 == 0:
                         with gil:
-                            PyErr_CheckSignals()
-                            if S.hist_n * 2 >= S.hist_cap:
-                                _flush_trace(&S, history, hist_buffers)
+                            _poll(&S.trace, history, hist_buffers)
                 n_changed = 0
         if examine_all:
             examine_all = False
         elif n_changed == 0:
             examine_all = True
         if history is not None:
-            _flush_trace(&S, history, hist_buffers)
+            _trace_flush(&S.trace, history, hist_buffers)
             history(S.n_steps, S.obj)  # the end of the pass: kept as the last report if it is the last
     converged = not (n_changed > 0 or examine_all)
     stats = {"n_F": int(S.n_f), "n_F_evals": int(S.n_f_evals), "n_examine": int(n_examine)}
@@ -968,27 +1019,15 @@ cdef struct WSolver:
     double nnz_per_row # CSR: mean nonzeros per row (the cost model of _compute_entries)
     double* tmp        # l doubles: kernel values of an index list before they are scattered
     int* idx           # l ints: scratch index list
-    long long hist_every
-    long long hist_n
-    long long hist_cap
-    long long* hist_it
-    double* hist_obj
-    double* hist_t
+    Trace trace
 
 
 cdef inline bint w_in_up(const WSolver* S, int i) noexcept nogil:
-    # I_up = I0 + I1 + I2 (LIBSVM's I_up(alpha)): alpha_i may move so that F_i's
-    # partner term y_i alpha_i increases
-    if S.y[i] > 0:
-        return S.alpha[i] < S.C
-    return S.alpha[i] > 0.0
+    return up_set(S.y[i], S.alpha[i], S.C)
 
 
 cdef inline bint w_in_low(const WSolver* S, int i) noexcept nogil:
-    # I_low = I0 + I3 + I4 (LIBSVM's I_low(alpha))
-    if S.y[i] > 0:
-        return S.alpha[i] > 0.0
-    return S.alpha[i] < S.C
+    return low_set(S.y[i], S.alpha[i], S.C)
 
 
 cdef void _dense_entries(WSolver* S, int i, const int* js, int m, double* out) noexcept nogil:
@@ -1128,9 +1167,7 @@ cdef double* fetch_col(WSolver* S, int i, bint full) noexcept nogil:
         return S.gram + <Py_ssize_t> i * S.l
     s = c.slot_of[i]
     if s >= 0:
-        _lru_unlink(c, s)
-        _lru_push_front(c, s)
-        col = c.store + <Py_ssize_t> s * c.l
+        col = _lru_hit(c, s)
         if S.col_full[s]:
             return col
         if full or S.na == S.l:
@@ -1140,16 +1177,7 @@ cdef double* fetch_col(WSolver* S, int i, bint full) noexcept nogil:
             _fill_missing(S, i, col, S.active, S.na)
             S.col_gen[s] = S.gen
         return col
-    if c.used < c.capacity:
-        s = c.used
-        c.used += 1
-    else:
-        s = c.tail
-        _lru_unlink(c, s)
-        c.slot_of[c.owner[s]] = -1
-    c.owner[s] = i
-    c.slot_of[i] = s
-    _lru_push_front(c, s)
+    s = _lru_claim(c, i)
     col = c.store + <Py_ssize_t> s * c.l
     if full or S.na == S.l:
         _compute_entries(S, i, NULL, S.l, col)
@@ -1285,11 +1313,7 @@ cdef int take_pair(WSolver* S, int i, int j) noexcept nogil:
     _update_Fbar(S, i, ai, ni)
     _update_Fbar(S, j, aj, nj)
     S.n_steps += 1
-    if S.hist_every > 0 and S.n_steps % S.hist_every == 0 and S.hist_n < S.hist_cap:
-        S.hist_it[S.hist_n] = S.n_steps
-        S.hist_obj[S.hist_n] = S.obj
-        S.hist_t[S.hist_n] = _now()
-        S.hist_n += 1
+    _trace_sample(&S.trace, S.n_steps, S.obj)
     return 1
 
 
@@ -1390,14 +1414,6 @@ cdef void do_shrinking(WSolver* S, bint* unshrunk) noexcept nogil:
     S.na = n
 
 
-cdef void _flush_w(WSolver* S, object history, tuple buffers):
-    """_flush_trace for the second path's samples."""
-    cdef Py_ssize_t n = S.hist_n
-    if n:
-        history.record_batch(buffers[0][:n], buffers[1][:n], buffers[2][:n])
-    S.hist_n = 0
-
-
 def smo_solve_second_order(tuple x, const double[::1] y, double C, int kind, double gamma,
                            double coef0, int degree, double tol, double cache_size,
                            bint shrinking, long long max_iter, object history,
@@ -1438,8 +1454,7 @@ def smo_solve_second_order(tuple x, const double[::1] y, double C, int kind, dou
     cdef int nf = max(X.n_features, 1)
     cdef cnp.ndarray[cnp.float64_t, ndim=1] buf = np.zeros(nf)
     cdef cnp.ndarray[cnp.int32_t, ndim=1] cols = np.arange(nf, dtype=np.int32)
-    cdef cnp.ndarray[cnp.float64_t, ndim=1] store_arr
-    cdef cnp.ndarray[cnp.int32_t, ndim=1] slot_arr, owner_arr, prev_arr, next_arr, gen_arr
+    cdef cnp.ndarray[cnp.int32_t, ndim=1] gen_arr
     cdef cnp.ndarray[cnp.int8_t, ndim=1] full_arr
     cdef cnp.ndarray[cnp.float64_t, ndim=1] dots_arr
     cdef WSolver S
@@ -1485,24 +1500,9 @@ def smo_solve_second_order(tuple x, const double[::1] y, double C, int kind, dou
     S.dots = NULL
     S.nnz_per_row = 0.0
     _probe_init(&probe, &X, &buf[0], <int*> &cols[0])
-    S.hist_every = history_every if history is not None else 0
-    S.hist_n = 0
-    S.hist_cap = 4096
-    hist_it_arr = np.empty(S.hist_cap, dtype=np.int64)
-    hist_obj_arr = np.empty(S.hist_cap)
-    hist_t_arr = np.empty(S.hist_cap)
-    S.hist_it = <long long*> cnp.PyArray_DATA(hist_it_arr)
-    S.hist_obj = <double*> cnp.PyArray_DATA(hist_obj_arr)
-    S.hist_t = <double*> cnp.PyArray_DATA(hist_t_arr)
-    hist_buffers = (hist_it_arr, hist_t_arr, hist_obj_arr)
+    hist_buffers = _trace_init(&S.trace, history, history_every)
 
-    if kind != KERNEL_RBF:  # as smo_solve: the diagonal computed (and counted) once
-        for i in range(l):
-            kdiag_arr[i] = kernel_ij(&k, &X, i, &X, i)
-            if not isfinite(kdiag_arr[i]):
-                raise ValueError(f"K(x_{i}, x_{i}) = {kdiag_arr[i]!r} before the first step: the "
-                                 f"kernel values overflow float64 (scale the features, or lower "
-                                 f"gamma / degree)")
+    _kernel_diagonal(&k, &X, kind, &kdiag_arr[0], l)
     if kind == KERNEL_PRECOMPUTED:
         if not X.dense or X.n_features != l:
             raise ValueError("a precomputed kernel needs the dense l x l Gram matrix")
@@ -1512,23 +1512,10 @@ def smo_solve_second_order(tuple x, const double[::1] y, double C, int kind, dou
         capacity = <int> min(<double> l, cache_size * 1048576.0 / (8.0 * l))
         capacity = max(capacity, 2)
     # (with a precomputed kernel the cache below is allocated but never used)
-    store_arr = np.empty(<Py_ssize_t> capacity * l if S.gram == NULL else 1)
-    slot_arr = _minus_ones(l)
-    owner_arr = _minus_ones(capacity)
-    prev_arr = _minus_ones(capacity)
-    next_arr = _minus_ones(capacity)
+    keep_cache = _cache_init(&cache, l, capacity,
+                             <Py_ssize_t> capacity * l if S.gram == NULL else 1)
     gen_arr = np.zeros(capacity, dtype=np.int32)
     full_arr = np.zeros(capacity, dtype=np.int8)
-    cache.store = &store_arr[0]
-    cache.slot_of = <int*> &slot_arr[0]
-    cache.owner = <int*> &owner_arr[0]
-    cache.prev = <int*> &prev_arr[0]
-    cache.next = <int*> &next_arr[0]
-    cache.head = -1
-    cache.tail = -1
-    cache.used = 0
-    cache.capacity = capacity
-    cache.l = l
     S.col_gen = <int*> &gen_arr[0]
     S.col_full = <char*> &full_arr[0]
     if S.gram == NULL and not X.dense and columns is not None:
@@ -1603,8 +1590,8 @@ def smo_solve_second_order(tuple x, const double[::1] y, double C, int kind, dou
                 if calls % 1024 == 0:
                     break   # out of nogil: poll Ctrl-C, flush the trace
         PyErr_CheckSignals()
-        if history is not None and (S.hist_n * 2 >= S.hist_cap or optimal or stalled):
-            _flush_w(&S, history, hist_buffers)
+        if history is not None and (S.trace.n * 2 >= S.trace.cap or optimal or stalled):
+            _trace_flush(&S.trace, history, hist_buffers)
         if optimal or stalled:
             break
 
@@ -1619,7 +1606,7 @@ def smo_solve_second_order(tuple x, const double[::1] y, double C, int kind, dou
     for i in range(l):
         obj += 0.5 * S.alpha[i] * (S.y[i] * S.F[i] - 1.0)
     if history is not None:
-        _flush_w(&S, history, hist_buffers)
+        _trace_flush(&S.trace, history, hist_buffers)
         history(S.n_steps, obj)
     stats = {"n_F": 0, "n_F_evals": 0, "n_examine": 0, "n_unshrink": int(S.n_unshrink),
              "stalled": bool(stalled)}

@@ -64,6 +64,14 @@ def _solve(estimator, X, y, history, *, C, modification, tol, kernel_cache,
                 "detail": f"stopped with b_low - b_up = {gap:.3g} > 2 tol = {2 * tol:g}: the "
                           f"remaining steps were refused by eps_step = {eps_step:g} (Platt's "
                           f"1e-3 does this; 1e-12 refuses round-off steps only)"}
+    return _result(estimator, y, C, eps_step, alpha, b, n_iter, n_evals, converged, gap,
+                   objective, stop, stats)
+
+
+def _result(estimator, y, C, eps_step, alpha, b, n_iter, n_evals, converged, gap, objective,
+            stop, stats):
+    """Both paths' result dict, after the one final check of the solution
+    (``_check_solution``): a failed check makes the fit unconverged."""
     failed = _check_solution(estimator, alpha, y, C, b, objective, n_iter, eps_step)
     if failed and stop:
         stop["detail"] += f"; and the final check of the solution failed: {failed}"
@@ -118,27 +126,8 @@ def _solve_second_order(estimator, X, y, history, *, C, tol, cache_size, shrinki
                           f"b_low - b_up = {gap:.3g}, tol = {tol}"}
     # the second path does not snap multipliers by eps_step: its box steps put a
     # multiplier on its bound exactly, and the equality moves by rounding only
-    failed = _check_solution(estimator, alpha, y, C, b, objective, n_iter, eps_step)
-    if failed and stop:
-        stop["detail"] += f"; and the final check of the solution failed: {failed}"
-    elif failed:
-        converged, stop = False, {"limit": "the final check of the solution", "parameter": None,
-                                  "detail": failed}
-    support = np.flatnonzero(alpha > 0)
-    return {
-        "support": support,
-        "dual_coef": alpha[support] * y[support],
-        "intercept": -b,
-        "n_iter": n_iter,
-        "n_kernel_evals": n_evals,
-        "converged": converged,
-        **stop,
-        "gap": gap,
-        "objective": objective,
-        "alpha": alpha,
-        "C": C,
-        **{key: stats[key] for key in ("n_F", "n_F_evals", "n_examine")},
-    }
+    return _result(estimator, y, C, eps_step, alpha, b, n_iter, n_evals, converged, gap,
+                   objective, stop, {key: stats[key] for key in ("n_F", "n_F_evals", "n_examine")})
 
 
 _TINY = np.finfo(float).tiny
