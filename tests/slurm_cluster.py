@@ -1,0 +1,190 @@
+"""A single-node SLURM on this machine, for the cluster test (issue 26).
+
+What ``../shared/notes/cluster.md`` found to work on the project's machines
+(2 cores, no cgroup delegation, root): Debian's ``slurm-wlm`` and ``munge``;
+a munge key owned by munge; ``slurm.conf`` with linuxproc process tracking,
+no task plugin, no accounting (so job status comes from ``squeue``, which
+wants ``MinJobAge`` >= 120 s), one node with this machine's cores and memory,
+one default partition. The config must sit at ``/etc/slurm/slurm.conf``: the
+executor plugin's in-job ``srun`` does not read ``SLURM_CONF``.
+
+``LocalSlurm`` installs the packages when they are missing (``apt-get``, as
+root), starts ``munged``, ``slurmctld`` and ``slurmd``, waits for the node to
+be idle, and on exit stops what it started (by pid file), puts back any
+``/etc/slurm/slurm.conf`` it replaced and removes its scratch folder.
+"""
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+PACKAGES = ("slurm-wlm", "munge")
+DAEMONS = ("munged", "slurmctld", "slurmd")
+CONF = Path("/etc/slurm/slurm.conf")
+PARTITION = "repro"
+
+
+class SlurmUnavailable(RuntimeError):
+    """SLURM cannot be installed or started here (not root, no package index)."""
+
+
+def _run(*cmd, **kw):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw)
+
+
+def install_packages():
+    """apt-get the packages when one of the daemons is missing (needs root)."""
+    if all(shutil.which(d) for d in DAEMONS) and shutil.which("sbatch"):
+        return
+    if os.geteuid() != 0:
+        raise SlurmUnavailable("slurm-wlm and munge are not installed, and installing them needs root")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    try:
+        _run("apt-get", "update", "-qq", env=env)
+        _run("apt-get", "install", "-y", "-qq", *PACKAGES, env=env)
+    except subprocess.CalledProcessError as err:
+        raise SlurmUnavailable(f"apt-get install {' '.join(PACKAGES)} failed: {err.stderr[-500:]}")
+
+
+def _memory_mb() -> int:
+    with open("/proc/meminfo") as f:
+        total_kb = next(int(line.split()[1]) for line in f if line.startswith("MemTotal:"))
+    return int(total_kb / 1024 * 0.9)  # a little under the total, as slurmd measures less
+
+
+def slurm_conf(scratch: Path, host: str, cpus: int, memory_mb: int) -> str:
+    return "\n".join([
+        "ClusterName=repro-test",
+        f"SlurmctldHost={host}",
+        "SlurmUser=root",
+        "AuthType=auth/munge",
+        "ProctrackType=proctrack/linuxproc",
+        "TaskPlugin=task/none",
+        "SelectType=select/cons_tres",
+        "SelectTypeParameters=CR_Core_Memory",
+        "AccountingStorageType=accounting_storage/none",
+        "JobAcctGatherType=jobacct_gather/none",
+        "MinJobAge=300",  # squeue status (no sacct) needs finished jobs kept >= 120 s
+        "ReturnToService=2",
+        f"StateSaveLocation={scratch}/state",
+        f"SlurmdSpoolDir={scratch}/spool",
+        f"SlurmctldPidFile={scratch}/slurmctld.pid",
+        f"SlurmdPidFile={scratch}/slurmd.pid",
+        f"SlurmctldLogFile={scratch}/slurmctld.log",
+        f"SlurmdLogFile={scratch}/slurmd.log",
+        f"NodeName={host} CPUs={cpus} RealMemory={memory_mb} State=UNKNOWN",
+        f"PartitionName={PARTITION} Nodes={host} Default=YES MaxTime=INFINITE State=UP",
+        "",
+    ])
+
+
+class LocalSlurm:
+    """Context manager: a running single-node SLURM; ``partition`` names its queue."""
+
+    partition = PARTITION
+
+    def __init__(self, start_timeout=60.0):
+        self.start_timeout = start_timeout
+        self.scratch = None
+        self._saved_conf = None
+        self._pids = {}
+
+    # -- start -------------------------------------------------------------
+    def __enter__(self):
+        install_packages()
+        self.scratch = Path(tempfile.mkdtemp(prefix="repro-slurm-"))
+        try:
+            self._start_munge()
+            self._write_conf()
+            for daemon in ("slurmctld", "slurmd"):
+                _run(daemon)  # they daemonise and write their pid files
+                self._pids[daemon] = self.scratch / f"{daemon}.pid"
+            self._wait_idle()
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def _start_munge(self):
+        """munged in Debian's own places (its strict permission checks accept
+        them): the key the package made (one is made when missing), /run/munge
+        for the socket and pid file."""
+        key = Path("/etc/munge/munge.key")
+        if not key.exists():
+            _run("runuser", "-u", "munge", "--", "mungekey", "--create")
+        run = Path("/run/munge")
+        run.mkdir(mode=0o755, exist_ok=True)
+        shutil.chown(run, "munge", "munge")
+        pidfile = run / "munged.pid"
+        if not _alive(pidfile):
+            _run("runuser", "-u", "munge", "--", "munged")
+            self._pids["munged"] = pidfile  # stopped at exit only when started here
+        _run("bash", "-c", "munge -n | unmunge")
+
+    def _write_conf(self):
+        (self.scratch / "state").mkdir()
+        (self.scratch / "spool").mkdir()
+        host = socket.gethostname().split(".")[0]
+        text = slurm_conf(self.scratch, host, os.cpu_count() or 1, _memory_mb())
+        CONF.parent.mkdir(parents=True, exist_ok=True)
+        if CONF.exists():
+            self._saved_conf = self.scratch / "slurm.conf.saved"
+            shutil.copy2(CONF, self._saved_conf)
+        CONF.write_text(text)
+
+    def _wait_idle(self):
+        deadline = time.monotonic() + self.start_timeout
+        while time.monotonic() < deadline:
+            out = subprocess.run(["sinfo", "-h", "-o", "%T"], capture_output=True, text=True)
+            if out.returncode == 0 and out.stdout.strip() in ("idle", "mixed", "allocated"):
+                return
+            time.sleep(1.0)
+        logs = "".join((self.scratch / f"{d}.log").read_text()[-800:]
+                       for d in ("slurmctld", "slurmd") if (self.scratch / f"{d}.log").exists())
+        raise SlurmUnavailable(f"the node did not come up idle in {self.start_timeout:.0f} s; logs:\n{logs}")
+
+    # -- stop --------------------------------------------------------------
+    def __exit__(self, *exc):
+        for daemon in ("slurmd", "slurmctld", "munged"):
+            pidfile = self._pids.pop(daemon, None)
+            if pidfile is not None:
+                _stop(pidfile)
+        if self._saved_conf is not None:
+            shutil.copy2(self._saved_conf, CONF)
+        elif CONF.exists() and self.scratch is not None:
+            CONF.unlink()
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+        return False
+
+
+def _alive(pidfile: Path) -> bool:
+    try:
+        os.kill(int(pidfile.read_text().split()[0]), 0)
+        return True
+    except (OSError, ValueError, IndexError):
+        return False
+
+
+def _stop(pidfile: Path, timeout=20.0):
+    """SIGTERM the daemon of ``pidfile`` and wait until it is gone."""
+    try:
+        pid = int(pidfile.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.2)
+    os.kill(pid, signal.SIGKILL)
