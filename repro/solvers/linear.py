@@ -38,11 +38,15 @@ class LinearSVM(LinearModelMixin, BaseSVMClassifier):
         3,566 passes on a1a and up to 41,041 on a5a: pass a smaller tol (and
         a larger max_iter) when the optimum itself is wanted.
     max_iter : int, default=1000
-        Maximum number of passes over the data (LIBLINEAR's cap). A fit that
-        reaches it warns (ConvergenceWarning): at the default tol that happens
-        on unscaled data (german, fourclass and splice as published: 206, 39
-        and at most 389 passes once scaled to [-1, 1]) or with a large C (a1a,
-        a9a and w8a at C = 10), as in LIBLINEAR, which warns there too.
+        Maximum number of passes over the data. A fit that reaches it warns
+        (ConvergenceWarning): at the default tol that happens on unscaled data
+        (german, fourclass and splice as published: 206, 39 and at most 389
+        passes once scaled to [-1, 1]) or with a large C (a1a, a9a and w8a at
+        C = 10). LIBLINEAR's own cap is not this one: liblinear-official 2.50
+        (the version this package installs) stops ``-s 3`` at 300 passes with
+        "reaching max number of iterations" whatever ``-e`` is (measured on a9a
+        and w8a, C = 1, ``-B 1``, at ``-e`` 0.1 and 1e-6), so compare the two
+        at equal passes or at an equal gap, not at equal ``-e``.
     fit_intercept : bool, default=True
         Append a constant feature ``intercept_scaling`` to every row, so that
         ``f(x) = w'x + b`` with ``b`` regularised as a weight (LIBLINEAR ``-B``).
