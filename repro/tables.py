@@ -16,6 +16,10 @@ The verdict vocabulary, defined once:
   one is written) or an entry that records what was found and says it does not
   explain the miss;
 * ``no tolerance``: a cell reported without a judgement (e.g. a size);
+* ``no published value``: a row of a table with nothing published to
+  compare it with (a speed table, readings, figure data): every table's CSV
+  has the ``verdict`` column (:func:`with_verdicts`), so a reader and the
+  index count verdicts in one schema;
 * ``not run (<why>)``: no reproduced value; why is one of ``NOT_RUN_WHY``;
 * ``unavailable offline``: the dataset cannot be obtained on this machine;
 * ``partial (k/n folds)`` (or partitions): a run continued across sessions, so far on k of
@@ -36,6 +40,7 @@ OK = "ok"
 MISS_EXPLAINED = "miss (explained)"
 MISS_UNEXPLAINED = "miss (unexplained)"
 NO_TOLERANCE = "no tolerance"
+NO_PUBLISHED = "no published value"
 UNAVAILABLE = "unavailable offline"
 STANDIN = " (stand-in)"
 OTHER_DATA = "other data"
@@ -59,6 +64,19 @@ def not_compared(why: str) -> str:
     return f"not compared ({why})"
 
 
+def with_verdicts(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with a ``verdict`` in every row: ``no published value`` where
+    it has none (a table with nothing published, or the rows of a comparison
+    that only show data, such as the timings under NESVM's claims)."""
+    out = table.copy()
+    if "verdict" not in out:
+        out["verdict"] = NO_PUBLISHED
+    else:
+        out["verdict"] = out["verdict"].where(out["verdict"].map(lambda v: isinstance(v, str) and v != ""),
+                                              NO_PUBLISHED)
+    return out
+
+
 def is_miss(verdict: str) -> bool:
     return verdict.startswith("miss")
 
@@ -70,6 +88,8 @@ def to_markdown(df: pd.DataFrame, title: str = "", notes: str = "") -> str:
     def cell(v):
         if v is None or (pd.api.types.is_scalar(v) and pd.isna(v)):
             return ""
+        if isinstance(v, float) and v.is_integer() and 1e3 <= abs(v) < 1e15:
+            return str(int(v))  # a count (7980000), not 7980000.0
         return str(v).replace("|", "\\|")
 
     lines = []
@@ -167,11 +187,24 @@ def compare(published: pd.DataFrame, reproduced: pd.DataFrame, paper: str, table
 
 def comparison_markdown(comparison: pd.DataFrame, title: str, digits: int | None = None,
                         notes: str = "") -> str:
-    """A comparison as its page shows it: without the ``why`` column (a miss's
-    reason is printed under the table, :func:`misses_markdown`), rounded to
-    ``digits`` (None: as computed)."""
+    """A comparison in long form, one row per cell, as the page shows it under
+    the paper-shaped table: without the ``why`` column (a miss's reason is
+    printed under the table, :func:`misses_markdown`) and without the columns
+    that hold one value in every row (named once above the table instead),
+    rounded to ``digits`` (None: as computed)."""
     shown = comparison.drop(columns="why")
+    constant = [c for c in shown.columns if c not in ("dataset", "method", "metric", "verdict")
+                and len(shown) > 1 and shown[c].astype(str).nunique(dropna=False) == 1]
+    if constant:
+        same = "; ".join(f"{c}: {_plain(shown[c].iloc[0])}" for c in constant)
+        notes = (notes.strip() + "\n\n" if notes.strip() else "") + f"The same in every row: {same}."
+        shown = shown.drop(columns=constant)
     return to_markdown(shown if digits is None else shown.round(digits), title=title, notes=notes)
+
+
+def _plain(value) -> str:
+    empty = value is None or (pd.api.types.is_scalar(value) and pd.isna(value)) or str(value) == ""
+    return "(empty)" if empty else str(value)
 
 
 def misses_markdown(comparison: pd.DataFrame, title: str = "Misses and why") -> str:

@@ -145,17 +145,20 @@ def write_table(spec: TableSpec, inputs, outputs, table_run: TableRun) -> list:
     table's figures (each to the output of its name) atomically; returns
     the paths of the figures written."""
     from .._io import write_bytes_atomic, write_text_atomic
+    from ..tables import with_verdicts
+    from .as_printed import opening
     from .report import banner
 
     records = read_all(inputs, spec.schema)
     spec.job_files.check_jobs(records, f"{spec.id}'s records")
     out = spec.build(records, table_run)
+    table = with_verdicts(out.csv)  # one verdict column in every table's CSV
     if hasattr(outputs, "records"):
         write_records(outputs.records, records, spec.schema)
         if hasattr(outputs, "checksum"):  # what rebuild and resume check the records against
             write_checksum(outputs.records, outputs.checksum)
-    write_text_atomic(outputs.csv, out.csv.to_csv(index=False))
-    write_text_atomic(outputs.md, banner(table_run) + out.markdown)
+    write_text_atomic(outputs.csv, table.to_csv(index=False))
+    write_text_atomic(outputs.md, banner(table_run) + opening(spec, table) + out.markdown)
     for name, data in out.figures.items():
         # a figure the rule does not declare would be lost silently: refuse
         if not hasattr(outputs, name):

@@ -21,6 +21,9 @@ PAPERS = {
     "ldm": "ldm.txt",
 }
 
+#: paper id -> the name a page or the index calls it by
+NAMES = {"gs_svm": "GS-SVM", "nesvm": "NESVM", "pegasos": "Pegasos", "lsvm": "LSVM", "ldm": "LDM"}
+
 
 def check_paper(paper: str) -> str:
     """``paper`` if it is a known id; a ValueError naming the known ids otherwise."""
