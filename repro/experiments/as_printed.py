@@ -80,7 +80,8 @@ def _fmt(value, places: int) -> str:
 def _printed_cell(pub_rows: pd.DataFrame, ours: pd.Series | None) -> str:
     """One cell: ``ours (paper) mark``; several metrics of one printed cell
     (the w/t/l row) join with ``/`` as the paper prints them."""
-    paper = "/".join(_paper_text(r) for r in pub_rows.itertuples(index=False))
+    texts = [_paper_text(r) for r in pub_rows.itertuples(index=False)]
+    paper = texts[0] if len(set(texts)) == 1 and "N/A" in texts else "/".join(texts)
     if ours is None or ours.empty or ours["reproduced"].isna().all():
         verdict = None if ours is None or ours.empty else ours["verdict"].iloc[0]
         shown = "—" if verdict is None else mark(verdict) or "—"

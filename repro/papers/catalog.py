@@ -12,9 +12,16 @@ from .ldm.tables import TABLES as LDM
 from .lsvm.tables import TABLES as LSVM
 from .nesvm.tables import TABLES as NESVM
 from .pegasos.tables import TABLES as PEGASOS
+from .gs_svm.summary import SUMMARY as GS_SVM_SUMMARY
+from .ldm.summary import SUMMARY as LDM_SUMMARY
+from .lsvm.summary import SUMMARY as LSVM_SUMMARY
+from .nesvm.summary import SUMMARY as NESVM_SUMMARY
+from .pegasos.summary import SUMMARY as PEGASOS_SUMMARY
 
 #: paper id -> its tables (table id -> TableSpec)
 BY_PAPER = {"gs_svm": GS_SVM, "nesvm": NESVM, "pegasos": PEGASOS, "lsvm": LSVM, "ldm": LDM}
+#: paper id -> what the index (paper_tables/README.md) says of it besides its counts
+SUMMARIES = {s.paper: s for s in (GS_SVM_SUMMARY, NESVM_SUMMARY, PEGASOS_SUMMARY, LSVM_SUMMARY, LDM_SUMMARY)}
 #: table id -> TableSpec, over every paper
 TABLES = {table_id: spec for tables in BY_PAPER.values() for table_id, spec in tables.items()}
 

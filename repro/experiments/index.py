@@ -1,0 +1,257 @@
+"""``paper_tables/README.md``: how much of each paper reproduced, counted from the tables.
+
+The index is written by the workflow (rule ``paper_index``) from the tables'
+CSVs, never by hand, so its counts are the verdicts the pages show. It opens
+with a reproducibility summary in the form of the ML Reproducibility
+Challenge's reports: one table for the whole (per paper: published cells,
+compared, ok, explained and unexplained misses, unavailable, not run, not
+compared, stand-in; its central claims with a verdict), then a section per
+paper (scope, what reproduced, what did not and the reason the page gives,
+what could not be run), then links to every page and figure.
+
+A paper declares what the index says of it (:class:`PaperSummary`: its
+tables' titles, its scope and its central claims) in its folder
+(``repro/papers/<id>/summary.py``); everything else is counted here. A
+claim's verdict is computed from the cells it names: **reproduced** when
+every judged cell is ok, **partly** when some are, **not reproduced** when
+none is, **not judged** when it has no judged cell (e.g. its data are
+unavailable).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from ..tables import (MISS_EXPLAINED, MISS_UNEXPLAINED, NO_PUBLISHED, NO_TOLERANCE, OK, STANDIN,
+                      UNAVAILABLE, to_markdown)
+
+#: the summary's count columns, in order, and which verdicts each counts
+#: (by the verdict without its stand-in qualifier)
+CATEGORIES = {
+    "ok": lambda v: v == OK,
+    "explained miss": lambda v: v == MISS_EXPLAINED,
+    "unexplained miss": lambda v: v == MISS_UNEXPLAINED,
+    "unavailable": lambda v: v == UNAVAILABLE,
+    "not run": lambda v: v.startswith("not run"),
+    "not compared": lambda v: v.startswith("not compared") or v.startswith("partial") or v == NO_TOLERANCE,
+}
+JUDGED = ("ok", "explained miss", "unexplained miss")
+CLAIM_VERDICTS = ("reproduced", "partly", "not reproduced", "not judged")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A central claim of a paper and the cells that judge it: a table id and,
+    optionally, the datasets, methods or metrics of its cells (None: all)."""
+    text: str
+    table: str
+    methods: tuple | None = None
+    metrics: tuple | None = None
+    datasets: tuple | None = None
+
+    def cells(self, table: pd.DataFrame) -> pd.DataFrame:
+        keep = pd.Series(True, index=table.index)
+        for column, values in (("method", self.methods), ("metric", self.metrics), ("dataset", self.datasets)):
+            if values is not None:
+                keep &= table[column].isin(values)
+        return table[keep]
+
+
+@dataclass(frozen=True)
+class PaperSummary:
+    """What the index says of a paper besides its counts: its citation, its
+    scope (which tables, figures and claims the reproduction covers), the
+    title of each of its tables' pages (table id -> title) and its claims."""
+    paper: str
+    citation: str
+    scope: str
+    titles: dict
+    claims: tuple = field(default_factory=tuple)
+
+
+def base_verdict(verdict: str) -> str:
+    """A verdict without its `` (stand-in)`` qualifier."""
+    return verdict[:-len(STANDIN)] if verdict.endswith(STANDIN) else verdict
+
+
+def category(verdict: str) -> str | None:
+    """The summary column a verdict counts in (None for ``no published value``)."""
+    base = base_verdict(verdict)
+    return next((name for name, test in CATEGORIES.items() if test(base)), None)
+
+
+def count(table: pd.DataFrame) -> dict:
+    """The summary's counts of one table's CSV: cells with a published value,
+    per category, compared (the judged ones) and compared on a stand-in."""
+    verdicts = [v for v in table["verdict"] if v != NO_PUBLISHED]
+    counts = {name: 0 for name in CATEGORIES}
+    for v in verdicts:
+        name = category(v)
+        if name is None:
+            raise ValueError(f"verdict {v!r} is not in the vocabulary of repro.tables")
+        counts[name] += 1
+    judged = [v for v in verdicts if category(v) in JUDGED]
+    return {"published cells": len(verdicts), "compared": len(judged), **counts,
+            "stand-in": sum(v.endswith(STANDIN) for v in judged)}
+
+
+def claim_verdict(claim: Claim, table: pd.DataFrame) -> tuple[str, int, int]:
+    """(verdict, cells ok, cells judged) of a claim on its table's CSV."""
+    judged = [category(v) for v in claim.cells(table)["verdict"] if v != NO_PUBLISHED]
+    judged = [c for c in judged if c in JUDGED]
+    ok = judged.count("ok")
+    if not judged:
+        return "not judged", 0, 0
+    verdict = "reproduced" if ok == len(judged) else "partly" if ok else "not reproduced"
+    return verdict, ok, len(judged)
+
+
+def read_tables(folder, table_ids) -> dict:
+    """table id -> its CSV as a frame (every CSV has the verdict column)."""
+    out = {}
+    for table_id in table_ids:
+        frame = pd.read_csv(Path(folder) / f"{table_id}.csv", keep_default_na=False, na_values=[""])
+        if "verdict" not in frame:
+            raise ValueError(f"{folder}/{table_id}.csv has no verdict column")
+        frame["verdict"] = frame["verdict"].fillna(NO_PUBLISHED)
+        out[table_id] = frame
+    return out
+
+
+def summary_rows(summaries: dict, tables: dict) -> pd.DataFrame:
+    """The whole in one table: a row per paper and a total."""
+    rows = []
+    for paper, summary in summaries.items():
+        counts = [count(tables[t]) for t in summary.titles if t in tables]
+        row = {"paper": summary_name(summary)}
+        row.update({k: sum(c[k] for c in counts) for k in counts[0]})
+        verdicts = [claim_verdict(c, tables[c.table])[0] for c in summary.claims if c.table in tables]
+        row["claims"] = ", ".join(f"{verdicts.count(v)} {v}" for v in CLAIM_VERDICTS if verdicts.count(v))
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    total = {"paper": "all five"} | {k: frame[k].sum() for k in frame.columns if k not in ("paper", "claims")}
+    return pd.concat([frame, pd.DataFrame([total | {"claims": ""}])], ignore_index=True)
+
+
+def summary_name(summary: PaperSummary) -> str:
+    from ..papers import NAMES
+    return NAMES[summary.paper]
+
+
+def paper_section(summary: PaperSummary, tables: dict, figures) -> str:
+    """A paper's section: scope, claims with verdicts, the misses with the
+    page's reason, what could not be run, and links to its pages and figures."""
+    name = summary_name(summary)
+    lines = [f"## {name}", "", f"*{summary.citation}*", "", f"**Scope.** {summary.scope}", ""]
+    if summary.claims:
+        lines += ["**Central claims.**", ""]
+        for claim in summary.claims:
+            verdict, ok, judged = claim_verdict(claim, tables[claim.table])
+            evidence = f"{ok} of {judged} cells ok" if judged else _not_judged_why(claim, tables)
+            lines.append(f"- {claim.text} — **{verdict}** ({evidence}; [{claim.table}]({claim.table}.md))")
+        lines.append("")
+    lines += _misses(summary, tables) + _not_run(summary, tables)
+    links = [f"[{title}]({t}.md)" for t, title in summary.titles.items() if t in tables]
+    lines += ["**Pages.** " + "; ".join(links) + ".", ""]
+    shown = [f for f in figures if any(Path(f).name.startswith(t) for t in summary.titles)
+             or Path(f).name.startswith(summary.paper + "_")]
+    if shown:
+        lines += ["**Figures.** " + "; ".join(f"[{Path(f).name}]({Path(f).name})" for f in shown) + ".", ""]
+    return "\n".join(lines)
+
+
+def _not_judged_why(claim: Claim, tables: dict) -> str:
+    verdicts = sorted({base_verdict(v) for v in claim.cells(tables[claim.table])["verdict"]})
+    return "no cell judged: " + ", ".join(verdicts)
+
+
+def _misses(summary: PaperSummary, tables: dict) -> list:
+    """Every miss of the paper's tables, unexplained first, with the first
+    sentence of the reason its page gives."""
+    misses = []
+    for table_id in summary.titles:
+        table = tables.get(table_id)
+        if table is None or "why" not in table:
+            continue
+        for row in table.itertuples(index=False):
+            name = category(row.verdict) if row.verdict != NO_PUBLISHED else None
+            if name in ("explained miss", "unexplained miss"):
+                misses.append((name != "unexplained miss", table_id, row))
+    if not misses:
+        return ["**What did not reproduce.** Every compared cell is within its tolerance.", ""]
+    lines = [f"**What did not reproduce** ({len(misses)} cells; the reasons are the pages'):", ""]
+    for explained, table_id, row in sorted(misses, key=lambda m: (m[0], m[1])):
+        why = _first_sentence(row.why) if isinstance(row.why, str) and row.why else "no reason recorded"
+        label = "explained" if explained else "unexplained"
+        lines.append(f"- {table_id}, {row.dataset}, {row.method}: {_num(row.reproduced)} against "
+                     f"{_num(row.published)} ({label}{' on a stand-in' if row.verdict.endswith(STANDIN) else ''})"
+                     f": {why}")
+    return lines + [""]
+
+
+def _not_run(summary: PaperSummary, tables: dict) -> list:
+    """Cells with no reproduced value, grouped by why, naming their datasets."""
+    groups: dict = {}
+    for table_id in summary.titles:
+        table = tables.get(table_id)
+        if table is None:
+            continue
+        for row in table.itertuples(index=False):
+            if category(row.verdict) in ("unavailable", "not run"):
+                groups.setdefault(base_verdict(row.verdict), {}).setdefault(table_id, set()).add(str(row.dataset))
+    if not groups:
+        return []
+    lines = ["**What could not be run.**", ""]
+    for verdict, by_table in groups.items():
+        where = "; ".join(f"{t}: {', '.join(sorted(d))}" for t, d in by_table.items())
+        lines.append(f"- {verdict}: {where}")
+    return lines + ["", "Why a dataset is unavailable, and its stand-in if any: [datasets.md](datasets.md).", ""]
+
+
+def _first_sentence(text: str, limit: int = 300) -> str:
+    cut = text.split(". ")[0].rstrip(".") + "."
+    return cut if len(cut) <= limit else cut[:limit].rsplit(" ", 1)[0] + " …"
+
+
+def _num(value) -> str:
+    return "—" if pd.isna(value) else f"{value:.4g}"
+
+
+def index_markdown(summaries: dict, tables: dict, figures=(), provenance: str = "") -> str:
+    """The whole index page (``paper_tables/README.md``)."""
+    summary = summary_rows(summaries, tables)
+    head = [
+        "# How much of each paper reproduced",
+        "",
+        "*Written by the workflow (rule `paper_index`, `repro.experiments.index`) from the tables' CSVs "
+        "in this folder; do not edit by hand. Every count is a count of the verdicts the pages show.*",
+        "",
+        to_markdown(summary, notes=(
+            "Published cells: the cells of the papers' tables and the numbers of their text that a page "
+            "sets ours beside. Compared = ok + explained miss + unexplained miss; stand-in: compared cells "
+            "computed on a stand-in dataset (counted in their category too). Not compared: shown beside "
+            "the paper's but measured on other data, on part of a protocol, or without a tolerance. "
+            "Claims: reproduced when every cell judging the claim is ok, partly when some are, not "
+            "reproduced when none is, not judged when none could be compared.")).rstrip(),
+        "",
+        "Verdicts: **ok** within the tolerance the paper's folder states (`repro/papers/<id>/tolerances.py`); "
+        "**explained miss**, with a reason whose evidence the page shows; **unexplained miss**, with the "
+        "readings tried. Every page opens with the paper's table as printed, ours beside each cell.",
+        "",
+    ]
+    if provenance:
+        head += [provenance, ""]
+    sections = [paper_section(s, tables, figures) for s in summaries.values()]
+    return "\n".join(head + sections).rstrip() + "\n"
+
+
+def write_index(folder, summaries: dict, output, figures=(), provenance: str = "") -> str:
+    """Read every table's CSV in ``folder`` and write the index to ``output``."""
+    from .._io import write_text_atomic
+
+    ids = [t for s in summaries.values() for t in s.titles]
+    text = index_markdown(summaries, read_tables(folder, ids), figures, provenance)
+    write_text_atomic(output, text)
+    return text

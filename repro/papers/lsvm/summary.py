@@ -1,0 +1,20 @@
+"""What the index (paper_tables/README.md) says of LSVM's Section 3 besides its counts."""
+from ...experiments.index import Claim, PaperSummary
+
+SUMMARY = PaperSummary(
+    paper="lsvm",
+    citation="O. L. Mangasarian and D. R. Musicant, Lagrangian Support Vector Machines, Section 3 "
+             "(lsvm_section3.txt)",
+    scope="Section 3's algorithm and its statements: the convergence condition 0 < alpha < 2/nu, the "
+          "linear rate (20) and the size of the one matrix inverted, measured on the iterates; that "
+          "LSVM handles millions of points; and an accuracy table beside the soft-margin SVM, which the "
+          "section does not print.",
+    titles={"lsvm_convergence": "Section 3: the convergence statements on measured runs",
+            "lsvm_scaling": "Millions of points",
+            "lsvm_accuracy": "LSVM beside the soft-margin SVM (not in the paper)"},
+    claims=(
+        Claim("LSVM converges for 0 < alpha < 2/nu, inverting one (n+1) x (n+1) matrix (Section 3)",
+              "lsvm_convergence"),
+        Claim("LSVM solves problems with millions of points", "lsvm_scaling"),
+    ),
+)

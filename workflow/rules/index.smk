@@ -1,0 +1,24 @@
+# The reader's index, paper_tables/README.md: how much of each paper reproduced,
+# counted from every table's CSV (repro.experiments.index; what each paper says
+# of itself besides its counts: repro/papers/<id>/summary.py). Read after every
+# paper's rules, so that its inputs are all the tables and figures.
+INDEX_INPUTS = [
+    rules.gs_svm.input,
+    rules.lsvm.input,
+    rules.pegasos.input,
+    rules.nesvm.input,
+    rules.ldm.input,
+]
+
+
+rule paper_index:
+    input:
+        INDEX_INPUTS,
+    output:
+        md=f"{TABLES}/README.md",
+    log:
+        log_path(SCALE, "paper_index.log"),
+    conda:
+        REPRO_ENV
+    script:
+        "../scripts/index.py"
