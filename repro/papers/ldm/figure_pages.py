@@ -7,6 +7,7 @@ import pandas as pd
 
 from ... import datasets, published
 from ...experiments import TableOutput
+from ...experiments.figures import coincidence_sentence, coinciding, line_style, shared_legend, single_x_note
 from ...experiments.report import png_bytes, pyplot, statuses
 from ...tables import compare, misses_markdown, to_markdown
 from . import figure_jobs as F
@@ -105,26 +106,59 @@ def margin_claims(summary: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def figure1(records: pd.DataFrame, table_run) -> TableOutput:
-    summary = margin_summary(records)
-    claims = margin_claims(summary)
+def margin_curves(records: pd.DataFrame, dataset: str, kernel: str) -> dict:
+    """method -> its margins indexed by quantile, on one panel of Figure 1."""
+    panel = records[(records.kernel == kernel) & (records.paper_dataset == dataset)]
+    return {m: g.set_index("quantile")["margin"] for m, g in panel.groupby("method", sort=False)}
+
+
+def figure1_coincidences(records: pd.DataFrame) -> list:
+    """(panel, method a, method b, largest margin difference) of the lines that
+    coincide on a panel of Figure 1 (:func:`repro.experiments.figures.coinciding`)."""
+    found = []
+    for k in [k for k in F.FIGURE_KERNELS if k in set(records.kernel)]:
+        for d in dict.fromkeys(records.paper_dataset):
+            curves = margin_curves(records, d, k)
+            if curves:
+                span = max(c.max() for c in curves.values()) - min(c.min() for c in curves.values())
+                found += [(f"{d} ({k})", a, b, diff) for a, b, diff in coinciding(curves, span)]
+    return found
+
+
+def figure1_axes(records: pd.DataFrame):
+    """Cumulative frequency against margin, one panel per set and kernel, one
+    line per method: LDM drawn first, wide and pale, the SVMs dashed and marked
+    on top of it, so a line that coincides with LDM's still shows."""
     plt = pyplot()
     sets = list(dict.fromkeys(records.paper_dataset))
     kernels = [k for k in F.FIGURE_KERNELS if k in set(records.kernel)]
-    fig, axes = plt.subplots(len(kernels), len(sets), figsize=(3.2 * len(sets), 2.8 * len(kernels)),
-                             squeeze=False)
+    methods = list(dict.fromkeys(records.method))
+    colour = {m: f"C{i}" for i, m in enumerate(methods)}
+    order = sorted(methods, key=lambda m: m != "LDM")  # the paper's method underneath
+    fig, axes = plt.subplots(len(kernels), len(sets), figsize=(3.2 * len(sets), 2.8 * len(kernels) + 0.7),
+                             squeeze=False, layout="constrained")
     for i, k in enumerate(kernels):
         for j, d in enumerate(sets):
             ax = axes[i][j]
-            for m, g in records[(records.kernel == k) & (records.paper_dataset == d)].groupby("method", sort=False):
-                ax.plot(g.margin, g["quantile"], label=m)
+            curves = margin_curves(records, d, k)
+            for n, m in enumerate(m for m in order if m in curves):
+                ax.plot(curves[m].values, curves[m].index, color=colour[m], label=m, **line_style(n))
             ax.axvline(0, color="grey", lw=0.5)
             ax.set_title(f"{d} ({k})", fontsize=9)
             ax.set_xlabel("margin y f(x)", fontsize=8)
             if j == 0:
                 ax.set_ylabel("cumulative frequency", fontsize=8)
-    axes[0][0].legend(fontsize=7)
-    fig.tight_layout()
+    shared_legend(fig, axes, ncol=len(methods))
+    fig.suptitle("LDM paper, Figure 1: cumulative frequency against margin (training half of partition 0)")
+    return fig
+
+
+def figure1(records: pd.DataFrame, table_run) -> TableOutput:
+    summary = margin_summary(records)
+    claims = margin_claims(summary)
+    sets = list(dict.fromkeys(records.paper_dataset))
+    fig = figure1_axes(records)
+    coincide = coincidence_sentence(figure1_coincidences(records), "margins")
     counts = (claims.groupby("against")[["LDM smaller min margin", "LDM larger median margin"]].sum().astype(int)
               .astype(str) + f"/{len(claims) // max(1, claims.against.nunique())}") if len(claims) else claims
     md = "\n".join(filter(None, [
@@ -133,7 +167,8 @@ def figure1(records: pd.DataFrame, table_run) -> TableOutput:
                           "at its parameters chosen by Tables 2/3's inner 5-fold CV (grid: "
                           f"{len(table_run.protocol.c_grid)} C x {len(table_run.protocol.lambda_log2)}^2 lambdas"
                           f" x {len(table_run.protocol.width_log2)} widths). The paper names no set; ours: "
-                          f"{', '.join(sets)} (sizes as Table 1's, spanning its range). Figure: ldm_figure1.png."),
+                          f"{', '.join(sets)} (sizes as Table 1's, spanning its range). Figure: ldm_figure1.png."
+                          + (" " + coincide if coincide else "")),
         to_markdown(claims, title="Section 4.4's statements on each set and kernel",
                     notes="'LDM usually has a little bit smaller minimum margin than SVM, whereas the LDM curve "
                           "generally lies on the right side' (the right side read as a larger median margin)."),
@@ -149,16 +184,7 @@ def figure2(records: pd.DataFrame, table_run) -> TableOutput:
                            "LDM / SVMa": (wide["LDM"] / wide["SVMa"]).values,
                            "SVMl / LDM": (wide["SVMl"] / wide["LDM"]).values}).round(2)
     capped = records[records.capped]
-    plt = pyplot()
-    fig, ax = plt.subplots(figsize=(6.5, 3.2))
-    x = np.arange(len(wide))
-    for i, m in enumerate(wide.columns):
-        ax.bar(x + (i - 1) * 0.27, wide[m].values, width=0.27, label=m)
-    ax.set_xticks(x, wide.index)
-    ax.set_yscale("log")
-    ax.set_ylabel("CPU seconds (one fit, best of runs)")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
+    fig = figure2_axes(wide)
     s = F.TIMING_SETTING
     machine = records.iloc[0]
     md = "\n".join(filter(None, [
@@ -180,6 +206,25 @@ def figure2(records: pd.DataFrame, table_run) -> TableOutput:
         if len(capped) else "",
     ]))
     return TableOutput(records, md, figures={"png": png_bytes(fig, dpi=110)})
+
+
+# the paper's names of the two SVMs (SVM_l, SVM_a, Section 4.5) with what each is
+PAPER_NAMES = {"SVMl": "SVM$_l$ (LIBLINEAR)", "SVMa": "SVM$_a$ (ASGD)", "LDM": "LDM (ASGD)"}
+
+
+def figure2_axes(wide: pd.DataFrame):
+    """Seconds of one fit per set (rows of ``wide``) and method (columns), as bars on a log axis."""
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(6.5, 3.6), layout="constrained")
+    x = np.arange(len(wide))
+    for i, m in enumerate(wide.columns):
+        ax.bar(x + (i - 1) * 0.27, wide[m].values, width=0.27, label=PAPER_NAMES.get(m, m))
+    ax.set_xticks(x, wide.index)
+    ax.set_yscale("log")
+    ax.set_ylabel("CPU seconds (one fit, best of runs)")
+    ax.legend(fontsize=8)
+    ax.set_title("LDM paper, Figure 2: CPU time on the large scale data sets", fontsize=10)
+    return fig
 
 
 def _short_sets(records) -> str:
@@ -205,23 +250,32 @@ def sensitivity_summary(records: pd.DataFrame) -> pd.DataFrame:
     return out.rename(columns={"paper_dataset": "dataset"})
 
 
-def figure3(records: pd.DataFrame, table_run) -> TableOutput:
-    summary = sensitivity_summary(records)
+def figure3_axes(records: pd.DataFrame):
+    """Test accuracy against each parameter's sweep, one panel per kernel and
+    parameter, one line per set, one legend below."""
     plt = pyplot()
     kernels = [k for k in F.FIGURE_KERNELS if k in set(records.kernel)]
     params = ("lambda1", "lambda2", "C")
-    fig, axes = plt.subplots(len(kernels), 3, figsize=(10, 2.8 * len(kernels)), squeeze=False)
+    fig, axes = plt.subplots(len(kernels), 3, figsize=(10, 2.8 * len(kernels) + 0.8), squeeze=False,
+                             layout="constrained")
     for i, k in enumerate(kernels):
         for j, p in enumerate(params):
             ax = axes[i][j]
-            for d, g in records[(records.kernel == k) & (records.parameter == p)].groupby("paper_dataset", sort=False):
-                ax.plot(g.log2_value, g.test_accuracy, marker="o", ms=3, label=d)
-            ax.set_title(f"({'abc'[j]}) {p}, {k}", fontsize=9)
+            shown = records[(records.kernel == k) & (records.parameter == p)]
+            for d, g in shown.groupby("paper_dataset", sort=False):
+                ax.plot(g.log2_value, g.test_accuracy, marker="o", ms=3 if len(g) > 1 else 6, label=d)
+            ax.set_title(f"({'abc'[j]}) {p}, {k}" + single_x_note(shown.log2_value, "value"), fontsize=9)
             ax.set_xlabel(f"log2 {p}", fontsize=8)
             if j == 0:
                 ax.set_ylabel("test accuracy", fontsize=8)
-    axes[0][0].legend(fontsize=7)
-    fig.tight_layout()
+    shared_legend(fig, axes)
+    fig.suptitle("LDM paper, Figure 3: parameter influence, (a) lambda1, (b) lambda2, (c) C")
+    return fig
+
+
+def figure3(records: pd.DataFrame, table_run) -> TableOutput:
+    summary = sensitivity_summary(records)
+    fig = figure3_axes(records)
     md = "\n".join(filter(None, [
         to_markdown(summary.round(4), title="LDM paper, Figure 3: accuracy against lambda1, lambda2 and C",
                     notes="Test accuracy of LDM on partition 0 (Tables 2/3's) as one parameter runs over the "

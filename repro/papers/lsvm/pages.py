@@ -104,31 +104,63 @@ def _per_run(claim_rows: pd.DataFrame, labels) -> pd.DataFrame:
 
 
 def convergence_figure(records: pd.DataFrame) -> bytes:
-    """PNG: relative distance ||Q u^i - Q u*|| / ||Q u*|| against i, one line per
+    """PNG of :func:`convergence_axes`."""
+    return png_bytes(convergence_axes(records), dpi=110)
+
+
+def undrawable_runs(records: pd.DataFrame) -> pd.DataFrame:
+    """(dataset, nu_times_m) of the runs with no positive distance at any
+    iterate: u^0 = Q^{-1} e is already their solution, so their distance
+    (and the bound (20) from it) is 0 throughout, off a log axis."""
+    positive = records.groupby(["dataset", "nu_times_m"], sort=False)["relative_distance"].max() > 0
+    return positive[~positive].reset_index()[["dataset", "nu_times_m"]]
+
+
+def convergence_axes(records: pd.DataFrame):
+    """Relative distance ||Q u^i - Q u*|| / ||Q u*|| against i, one line per
     run, with the bound (20) from the first iterate as a dashed line of the
-    same colour; one panel per nu."""
+    same colour; one panel per nu. A run with nothing to draw (:func:`undrawable_runs`)
+    is left out of the lines and the legend, and its panel says so."""
     plt = pyplot()
 
     scales = sorted(records.nu_times_m.unique())
-    fig, axes = plt.subplots(1, len(scales), figsize=(5.5 * len(scales), 4.2), squeeze=False)
+    fig, axes = plt.subplots(1, len(scales), figsize=(5.5 * len(scales), 4.6), squeeze=False,
+                             layout="constrained")
+    colour = {d: f"C{k}" for k, d in enumerate(dict.fromkeys(records.dataset))}
+    skipped = undrawable_runs(records)
     for ax, c in zip(axes[0], scales):
         runs = records[records.nu_times_m == c]
-        for k, (dataset, g) in enumerate(runs.groupby("dataset", sort=False)):
+        flat = list(skipped.loc[skipped.nu_times_m == c, "dataset"])
+        for dataset, g in runs.groupby("dataset", sort=False):
+            if dataset in flat:
+                continue
             g = g.sort_values("iteration")
-            colour = f"C{k}"
             shown = g[g.relative_distance > 0]
-            ax.semilogy(shown.iteration, shown.relative_distance, color=colour, label=dataset)
+            ax.semilogy(shown.iteration, shown.relative_distance, color=colour[dataset], label=dataset)
             bound = g.relative_distance.iat[0] * g.rate_bound.iat[0] ** g.iteration
-            ax.semilogy(g.iteration, bound, color=colour, linestyle="--", linewidth=0.8,
+            ax.semilogy(g.iteration, bound, color=colour[dataset], linestyle="--", linewidth=0.8,
                         label=f"bound (20), rate {g.rate_bound.iat[0]:.4f}")
         ax.axhline(L.ROUNDING_FLOOR, color="grey", linewidth=0.6, linestyle=":")
         ax.set_title(f"nu = {c}/m, alpha = 1.9/nu")
         ax.set_xlabel("iteration i")
         ax.set_ylabel("||Q u^i - Q u*|| / ||Q u*||")
         ax.set_ylim(bottom=1e-16)
-        ax.legend(fontsize=7)
-    fig.tight_layout()
-    return png_bytes(fig, dpi=110)
+        if flat:
+            ax.text(0.02, 0.02, f"not drawn: {', '.join(flat)}\n(u^0 is the solution: distance 0 throughout)",
+                    transform=ax.transAxes, fontsize=7, va="bottom")
+        ax.legend(fontsize=7, loc="upper right")
+    fig.suptitle("LSVM paper, Section 3: convergence at the rate (20) (the paper has no figure)")
+    return fig
+
+
+def undrawn_sentence(records: pd.DataFrame) -> str:
+    """The page's sentence on the runs the figure cannot draw (empty if none)."""
+    skipped = undrawable_runs(records)
+    if skipped.empty:
+        return ""
+    runs = "; ".join(run_label(d, c) for d, c in skipped.itertuples(index=False))
+    return (f" Not drawn in the figure: {runs}, whose distance is 0 at every iterate (u^0 is the solution), "
+            "which a log axis cannot show.")
 
 
 def convergence(records: pd.DataFrame, table_run) -> TableOutput:
@@ -165,7 +197,7 @@ def convergence(records: pd.DataFrame, table_run) -> TableOutput:
                           "A run with 0 ratios checked starts at its solution: u^0 = Q^{-1} e is "
                           "already optimal (every multiplier positive). estimator_gap: max |u| "
                           "difference between LSVM's fit and the measured iteration at the default "
-                          "stopping rule. Figure: lsvm_convergence.png."),
+                          "stopping rule. Figure: lsvm_convergence.png." + undrawn_sentence(records)),
     ])
     return TableOutput(comparison, md, figures={"png": convergence_figure(records)})
 

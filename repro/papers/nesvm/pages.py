@@ -17,6 +17,7 @@ import pandas as pd
 
 from ... import published
 from ...experiments import TableOutput
+from ...experiments.figures import grid, shared_legend, single_x_note
 from ...experiments.report import png_bytes, pyplot
 from ...tables import compare, comparison_markdown, to_markdown
 from . import jobs as N
@@ -279,31 +280,46 @@ def time_vs_c_and_size(records: pd.DataFrame, table_run) -> TableOutput:
 
 
 def figure(shown: pd.DataFrame) -> bytes:
-    """Left: mean time against C, one line per (method) on each set (Fig. 3);
-    right: mean time against set ID at FIG4_C (Fig. 4)."""
+    """Fig. 3's panels (mean time against C, one per set) and Fig. 4's (mean
+    time against set ID at FIG4_C) in rows of four, one legend below them."""
+    return png_bytes(time_figure(shown))
+
+
+def time_figure(shown: pd.DataFrame):
+    """The figure of :func:`figure`, unsaved (tests read its legend)."""
     plt = pyplot()
 
     sets = sorted(shown["set_id"].unique())
-    fig, axes = plt.subplots(1, len(sets) + 1, figsize=(4.2 * (len(sets) + 1), 3.8), squeeze=False)
+    fig, axes = grid(plt, len(sets) + 1, ncols=4)
     ok = shown[(shown.runs > 0) & ~shown.capped]
-    for ax, s in zip(axes[0], sets):
-        for method in N.METHODS:
-            h = ok[(ok.set_id == s) & (ok.method == method)].sort_values("C")
-            if len(h):
-                ax.plot(h["C"], h["mean_seconds"], marker="o", ms=3, label=method)
+    colour = {m: f"C{i}" for i, m in enumerate(N.METHODS)}  # a method keeps its colour in every panel
+    for ax, s in zip(axes, sets):
+        here = ok[ok.set_id == s]
+        _time_lines(ax, here, "C", colour)
         ax.set(xscale="log", yscale="log", xlabel="C", ylabel="mean training time (s)",
-               title=shown.loc[shown.set_id == s, "set"].iat[0])
-    ax = axes[0][-1]
+               title="Fig. 3: " + shown.loc[shown.set_id == s, "set"].iat[0] + single_x_note(here["C"], "C"))
+        ax.title.set_fontsize(9)
+    ax = axes[-1]
     at_c = ok[np.isclose(ok["C"], FIG4_C)]
-    for method in N.METHODS:
-        h = at_c[at_c.method == method].sort_values("set_id")
-        if len(h):
-            ax.plot(h["set_id"], h["mean_seconds"], marker="o", ms=3, label=method)
+    _time_lines(ax, at_c, "set_id", colour)
     ax.set(yscale="log", xlabel="set ID (Table I)", ylabel="mean training time (s)",
-           title=f"Fig. 4: against the set, C = {FIG4_C:g}")
-    ax.legend(fontsize=6)
-    fig.tight_layout()
-    return png_bytes(fig)
+           title=f"Fig. 4: against the set, C = {FIG4_C:g}" + single_x_note(at_c["set_id"], "set"))
+    ax.title.set_fontsize(9)
+    ax.set_xticks(sorted(at_c["set_id"].unique()))  # set IDs are integers, not a continuum
+    shared_legend(fig, axes, ncol=len(N.METHODS))
+    fig.suptitle("NESVM paper, Figs. 3 and 4: training time against C (census income sets) and against "
+                 "the set")
+    return fig
+
+
+def _time_lines(ax, rows: pd.DataFrame, x: str, colour: dict):
+    """One line of mean time against ``x`` per method that ran (markers at
+    every point: a method with one x value shows as a point)."""
+    for method in N.METHODS:
+        h = rows[rows.method == method].sort_values(x)
+        if len(h):
+            ax.plot(h[x], h["mean_seconds"], marker="o", ms=3 if h[x].nunique() > 1 else 6,
+                    color=colour[method], label=method)
 
 
 def images(records: pd.DataFrame, table_run) -> TableOutput:

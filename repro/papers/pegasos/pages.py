@@ -18,6 +18,7 @@ import pandas as pd
 
 from ... import datasets, published
 from ...experiments import TableOutput
+from ...experiments.figures import shared_legend
 from ...experiments.report import png_bytes, pyplot
 from ...tables import OTHER_DATA, UNAVAILABLE, compare, comparison_markdown, misses_markdown, not_run, to_markdown
 from . import jobs as PG
@@ -295,6 +296,12 @@ def figure(gaps: pd.DataFrame, records: pd.DataFrame) -> bytes:
     per k and SGDClassifier as lines, LIBLINEAR's fits as points (SVM-Light
     counts no examples: its fits are in the table only). Datasets and methods
     in the records' order, so that each method keeps its colour."""
+    return png_bytes(convergence_axes(gaps, records))
+
+
+def convergence_axes(gaps: pd.DataFrame, records: pd.DataFrame):
+    """The figure of :func:`figure`, unsaved (tests read its legend); one
+    legend below the panels."""
     plt = pyplot()
 
     gaps = gaps[gaps.examples.notna()]
@@ -303,7 +310,7 @@ def figure(gaps: pd.DataFrame, records: pd.DataFrame) -> bytes:
                                  zip(records["method"], records["batch_size"]) if m != PG.SVMLIGHT))
     colour = {m: f"C{i}" for i, m in enumerate(methods)}
     n = max(1, len(names))
-    fig, axes = plt.subplots(2, n, figsize=(5.0 * n, 7.6), squeeze=False)
+    fig, axes = plt.subplots(2, n, figsize=(5.0 * n, 8.2), squeeze=False, layout="constrained")
     style = {"LIBLINEAR": dict(ls="none", marker="s", ms=4), "SGDClassifier": dict(marker="o", ms=3)}
     for col, name in enumerate(names):
         top, bottom = axes[0][col], axes[1][col]
@@ -327,6 +334,9 @@ def figure(gaps: pd.DataFrame, records: pd.DataFrame) -> bytes:
                    title=f"{title}: test error")
         lo = 100 * g["test_error"].min()
         bottom.set_ylim(lo * 0.95, lo + max(3.0, 0.5 * lo))  # the early iterates' errors run off the top
-        top.legend(fontsize=7)
-    fig.tight_layout()
-    return png_bytes(fig)
+    for ax in axes.ravel():  # the stand-in's long name fits its panel
+        ax.title.set_fontsize(10)
+    shared_legend(fig, axes, ncol=len(methods))
+    fig.suptitle("Pegasos slides, 'Quick convergence to suboptimal solutions' (top) and 'Test set error' "
+                 "(bottom): the slides' plots, which carry no figure numbers")
+    return fig
