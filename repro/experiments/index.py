@@ -38,6 +38,8 @@ CATEGORIES = {
     "not compared": lambda v: v.startswith("not compared") or v.startswith("partial") or v == NO_TOLERANCE,
 }
 JUDGED = ("ok", "explained miss", "unexplained miss")
+#: a paper's figure of reproduced against published values, beside the index
+AGREEMENT_SUFFIX = "_agreement.png"
 CLAIM_VERDICTS = ("reproduced", "partly", "not reproduced", "not judged")
 
 
@@ -142,9 +144,15 @@ def summary_name(summary: PaperSummary) -> str:
 
 def paper_section(summary: PaperSummary, tables: dict, figures) -> str:
     """A paper's section: scope, claims with verdicts, the misses with the
-    page's reason, what could not be run, and links to its pages and figures."""
+    page's reason, what could not be run, and links to its pages and figures
+    (its agreement figure, ``<paper>_agreement.png``, shown in place)."""
     name = summary_name(summary)
     lines = [f"## {name}", "", f"*{summary.citation}*", "", f"**Scope.** {summary.scope}", ""]
+    agreement = f"{summary.paper}{AGREEMENT_SUFFIX}"
+    if any(Path(f).name == agreement for f in figures):
+        lines += [f"![{name}: reproduced against published]({agreement})", "",
+                  "Every compared cell: x the paper's value, y ours, the band its tolerance accepts, "
+                  "coloured by verdict (hollow: a stand-in dataset).", ""]
     if summary.claims:
         lines += ["**Central claims.**", ""]
         for claim in summary.claims:
@@ -155,8 +163,7 @@ def paper_section(summary: PaperSummary, tables: dict, figures) -> str:
     lines += _misses(summary, tables) + _not_run(summary, tables)
     links = [f"[{title}]({t}.md)" for t, title in summary.titles.items() if t in tables]
     lines += ["**Pages.** " + "; ".join(links) + ".", ""]
-    shown = [f for f in figures if any(Path(f).name.startswith(t) for t in summary.titles)
-             or Path(f).name.startswith(summary.paper + "_")]
+    shown = [f for f in figures if any(Path(f).name.startswith(t) for t in summary.titles)]
     if shown:
         lines += ["**Figures.** " + "; ".join(f"[{Path(f).name}]({Path(f).name})" for f in shown) + ".", ""]
     return "\n".join(lines)
@@ -247,11 +254,33 @@ def index_markdown(summaries: dict, tables: dict, figures=(), provenance: str = 
     return "\n".join(head + sections).rstrip() + "\n"
 
 
-def write_index(folder, summaries: dict, output, figures=(), provenance: str = "") -> str:
-    """Read every table's CSV in ``folder`` and write the index to ``output``."""
-    from .._io import write_text_atomic
+def _nothing_compared(title: str) -> bytes:
+    from .report import png_bytes, pyplot
+
+    fig = pyplot().figure(figsize=(6, 2))
+    fig.text(0.5, 0.5, f"{title}\n\nno cell with both a published and a reproduced value in this run",
+             ha="center", va="center")
+    return png_bytes(fig)
+
+
+def write_index(folder, summaries: dict, output, figures=(), provenance: str = "") -> list:
+    """Read every table's CSV in ``folder``, draw each paper's agreement
+    figure beside the index and write the index to ``output``; returns the
+    paths written (the index last)."""
+    from .._io import write_bytes_atomic, write_text_atomic
+    from .agreement import agreement_figure, drawable
 
     ids = [t for s in summaries.values() for t in s.titles]
-    text = index_markdown(summaries, read_tables(folder, ids), figures, provenance)
+    tables = read_tables(folder, ids)
+    written = []
+    for paper, summary in summaries.items():
+        compared = {t: tables[t] for t in summary.titles
+                    if t in tables and "published" in tables[t] and len(drawable(tables[t]))}
+        title = f"{summary_name(summary)} paper: ours against the published values"
+        path = Path(output).parent / f"{paper}{AGREEMENT_SUFFIX}"
+        # every paper gets its figure (the workflow declares them), even a run with nothing compared
+        write_bytes_atomic(path, agreement_figure(compared, paper, title) if compared else _nothing_compared(title))
+        written.append(path)
+    text = index_markdown(summaries, tables, [*figures, *map(str, written)], provenance)
     write_text_atomic(output, text)
-    return text
+    return [*written, Path(output)]

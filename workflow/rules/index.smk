@@ -1,7 +1,10 @@
 # The reader's index, paper_tables/README.md: how much of each paper reproduced,
 # counted from every table's CSV (repro.experiments.index; what each paper says
-# of itself besides its counts: repro/papers/<id>/summary.py). Read after every
+# of itself besides its counts: repro/papers/<id>/summary.py), with each paper's
+# figure of ours against the published values. Read after every
 # paper's rules, so that its inputs are all the tables and figures.
+from repro.papers import PAPERS
+
 INDEX_INPUTS = [
     rules.gs_svm.input,
     rules.lsvm.input,
@@ -16,6 +19,7 @@ rule paper_index:
         INDEX_INPUTS,
     output:
         md=f"{TABLES}/README.md",
+        agreement=expand(f"{TABLES}/{{paper}}_agreement.png", paper=PAPERS),
     log:
         log_path(SCALE, "paper_index.log"),
     conda:
