@@ -129,9 +129,14 @@ def _parse_fields(spec: TableSpec, fields: dict) -> dict:
     return parsed
 
 
-def write_job(spec: TableSpec, scale: str, fields: dict, output) -> None:
-    """The workflow's record step: run one job and write its records atomically."""
-    write_records(output, run_job(spec, scale, fields), spec.schema)
+def write_job(spec: TableSpec, scale: str, fields: dict, output, threads: int | None = None) -> None:
+    """The workflow's record step: run one job and write its records
+    atomically, each row stamped with where it was made (:mod:`.provenance`)."""
+    from .provenance import COLUMN, stamp
+
+    records = run_job(spec, scale, fields)
+    records[COLUMN] = stamp(scale, threads)
+    write_records(output, records, spec.schema)
 
 
 def table_run(spec: TableSpec, scale: str, skipped=(), note: str = "") -> TableRun:
@@ -149,16 +154,23 @@ def write_table(spec: TableSpec, inputs, outputs, table_run: TableRun) -> list:
     from .as_printed import opening
     from .report import banner
 
+    from .provenance import COLUMN, seeds_of, summary_markdown
+
     records = read_all(inputs, spec.schema)
     spec.job_files.check_jobs(records, f"{spec.id}'s records")
-    out = spec.build(records, table_run)
+    # the builders see the measured columns only; the stamps go to the page's provenance
+    measured = records.drop(columns=COLUMN, errors="ignore")
+    stamps = records[COLUMN] if COLUMN in records else [""] * len(records)
+    out = spec.build(measured, table_run)
     table = with_verdicts(out.csv)  # one verdict column in every table's CSV
     if hasattr(outputs, "records"):
         write_records(outputs.records, records, spec.schema)
         if hasattr(outputs, "checksum"):  # what rebuild and resume check the records against
             write_checksum(outputs.records, outputs.checksum)
     write_text_atomic(outputs.csv, table.to_csv(index=False))
-    write_text_atomic(outputs.md, banner(table_run) + opening(spec, table) + out.markdown)
+    provenance = summary_markdown(stamps, seeds_of(measured))
+    write_text_atomic(outputs.md, banner(table_run) + opening(spec, table) + out.markdown.rstrip("\n")
+                      + "\n\n" + provenance)
     for name, data in out.figures.items():
         # a figure the rule does not declare would be lost silently: refuse
         if not hasattr(outputs, name):

@@ -226,6 +226,33 @@ def _num(value) -> str:
     return "—" if pd.isna(value) else f"{value:.4g}"
 
 
+def provenance_markdown(folder, table_ids) -> str:
+    """Where each table's records were made, read from their stamps
+    (:mod:`.provenance`): records, how many are stamped, commits, dates, CPUs."""
+    from .provenance import COLUMN, parse
+
+    rows = []
+    for table_id in table_ids:
+        path = Path(folder) / f"{table_id}_records.csv"
+        if not path.exists():
+            continue
+        header = pd.read_csv(path, nrows=0).columns
+        column = COLUMN if COLUMN in header else header[0]
+        stamps = pd.read_csv(path, usecols=[column], keep_default_na=False)[column]
+        parsed = [parse(s) for s in stamps if s] if column == COLUMN else []
+
+        def values(key):
+            return ", ".join(sorted({p[key] for p in parsed})) if parsed else "not recorded"
+        dates = sorted(p["date"] for p in parsed)
+        rows.append({"table": table_id, "records": len(stamps), "stamped": len(parsed), "commit": values("commit"),
+                     "scale": values("scale"), "cpu": values("cpu"),
+                     "dates": f"{dates[0][:10]} to {dates[-1][:10]}" if dates else "not recorded"})
+    return "## Provenance of the records\n\n" + to_markdown(pd.DataFrame(rows), notes=(
+        "Read from the records' `provenance` stamps (package version, git commit with `+dirty`, scale, "
+        "Python and library versions, SVM-Light build, CPU, cores, threads, date; each page lists them "
+        "in full). Records made before jobs stamped them say 'not recorded'."))
+
+
 def index_markdown(summaries: dict, tables: dict, figures=(), provenance: str = "") -> str:
     """The whole index page (``paper_tables/README.md``)."""
     summary = summary_rows(summaries, tables)
@@ -248,10 +275,8 @@ def index_markdown(summaries: dict, tables: dict, figures=(), provenance: str = 
         "readings tried. Every page opens with the paper's table as printed, ours beside each cell.",
         "",
     ]
-    if provenance:
-        head += [provenance, ""]
     sections = [paper_section(s, tables, figures) for s in summaries.values()]
-    return "\n".join(head + sections).rstrip() + "\n"
+    return "\n".join(head + sections + [provenance]).rstrip() + "\n"
 
 
 def _nothing_compared(title: str) -> bytes:
@@ -281,6 +306,7 @@ def write_index(folder, summaries: dict, output, figures=(), provenance: str = "
         # every paper gets its figure (the workflow declares them), even a run with nothing compared
         write_bytes_atomic(path, agreement_figure(compared, paper, title) if compared else _nothing_compared(title))
         written.append(path)
+    provenance = provenance or provenance_markdown(folder, ids)
     text = index_markdown(summaries, tables, [*figures, *map(str, written)], provenance)
     write_text_atomic(output, text)
     return [*written, Path(output)]

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from .._io import write_text_atomic
+from .provenance import COLUMN as PROVENANCE
 
 #: value kinds of a record column; "float" may be empty (NaN), the others may not
 KINDS = ("str", "int", "float", "bool")
@@ -120,7 +121,7 @@ class RecordSchema:
         """The :class:`Values` of a column: its own, else the convention its name follows."""
         if column in self.values:
             return self.values[column]
-        if self.columns[column] in ("int", "float"):
+        if self.columns.get(column, "str") in ("int", "float"):
             return next((v for pattern, v in CONVENTIONS if pattern.fullmatch(column)), None)
         return None
 
@@ -145,11 +146,12 @@ class RecordSchema:
         rows = list(csv.reader(io.StringIO(text)))
         header = rows[0]
         missing = [c for c in self.columns if c not in header]
-        unknown = [c for c in header if c not in self.columns]
+        # the provenance stamp is a column of every schema, absent from records made before it
+        unknown = [c for c in header if c not in self.columns and c != PROVENANCE]
         if missing or unknown or len(set(header)) != len(header):
             raise ValueError(f"{source}, line 1: columns do not match the schema "
                              f"(missing {missing}, unknown {unknown}, header {header})")
-        kinds = [self.columns[c] for c in header]
+        kinds = [self.columns.get(c, "str") for c in header]
         values = []
         for number, row in enumerate(rows[1:], start=2):
             broken = [name for name, field in zip(header, row) if "\n" in field or "\r" in field]
@@ -166,19 +168,20 @@ class RecordSchema:
                     raise ValueError(f"{source}, line {number}, column {name!r}: {field!r} "
                                      f"is not a valid {kind}") from None
             values.append(parsed)
-        frame = self._typed(pd.DataFrame(values, columns=header))[list(self.columns)]
+        stamped = [PROVENANCE] if PROVENANCE in header else []
+        frame = self._typed(pd.DataFrame(values, columns=header))[list(self.columns) + stamped]
         self._check_values(frame, lambda row: f"{source}, line {row + 2}")
         return frame
 
     def _typed(self, frame: pd.DataFrame) -> pd.DataFrame:
         types = {"str": object, "int": np.int64, "float": np.float64, "bool": bool}
-        return frame.astype({c: types[self.columns[c]] for c in frame.columns})
+        return frame.astype({c: types[self.columns.get(c, "str")] for c in frame.columns})
 
     def check(self, frame: pd.DataFrame, source) -> pd.DataFrame:
         """``frame`` as this schema's columns and types; ValueError naming the
         column and row of the first value that does not fit."""
         missing = [c for c in self.columns if c not in frame.columns]
-        unknown = [c for c in frame.columns if c not in self.columns]
+        unknown = [c for c in frame.columns if c not in self.columns and c != PROVENANCE]
         if missing or unknown:
             raise ValueError(f"{source}: records do not match the schema (missing {missing}, unknown {unknown})")
         for name, kind in self.columns.items():
@@ -187,7 +190,10 @@ class RecordSchema:
                 row = ok.index(False)
                 raise ValueError(f"{source}: row {row}, column {name!r}: {frame[name].iloc[row]!r} "
                                  f"is not a valid {kind}")
-        typed = self._typed(frame[list(self.columns)])
+        stamped = [PROVENANCE] if PROVENANCE in frame.columns else []
+        if stamped and not all(isinstance(v, str) for v in frame[PROVENANCE]):
+            raise ValueError(f"{source}: column {PROVENANCE!r} holds a value that is not text")
+        typed = self._typed(frame[list(self.columns) + stamped])
         self._check_values(typed, lambda row: f"{source}: row {row}")
         return typed
 
@@ -202,7 +208,10 @@ def read_all(paths, schema: RecordSchema) -> pd.DataFrame:
     frames = [read_records(p, schema) for p in paths]
     if not frames:
         return pd.DataFrame({c: pd.Series(dtype=object) for c in schema.columns})
-    return pd.concat(frames, ignore_index=True)
+    out = pd.concat(frames, ignore_index=True)
+    if PROVENANCE in out:  # jobs run before the stamp beside jobs run after it
+        out[PROVENANCE] = out[PROVENANCE].fillna("")
+    return out
 
 
 def to_csv_text(frame: pd.DataFrame, schema: RecordSchema, source) -> str:

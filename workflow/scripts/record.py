@@ -11,4 +11,5 @@ with log_to(snakemake.log[0]):  # noqa: F821 (the snakemake object)
     from repro.papers.catalog import table_spec
 
     params = snakemake.params  # noqa: F821
-    write_job(table_spec(params.table), params.scale, dict(snakemake.wildcards), snakemake.output[0])  # noqa: F821
+    write_job(table_spec(params.table), params.scale, dict(snakemake.wildcards), snakemake.output[0],  # noqa: F821
+              threads=snakemake.threads)  # noqa: F821

@@ -1,0 +1,118 @@
+"""Where a record came from: package, commit, scale, libraries, machine and date.
+
+Every job stamps its records with one ``provenance`` field (:func:`stamp`,
+written by :func:`repro.experiments.write_job`): ``key=value`` pairs joined by
+``; ``, the same on every row of a job. Pages and the index read provenance
+from the records (:func:`summary_markdown`), never from the machine that
+builds the page, so a page rebuilt elsewhere still says where its numbers
+were measured. Records made before the stamp existed have no such column;
+their pages say so rather than guess.
+
+The column is optional in every record schema (:mod:`.records`): a file
+without it reads as before, byte for byte.
+"""
+from __future__ import annotations
+
+import datetime
+import functools
+import os
+import subprocess
+from importlib import metadata
+from pathlib import Path
+
+import pandas as pd
+
+COLUMN = "provenance"
+#: the libraries whose versions a stamp names (distribution names)
+LIBRARIES = {"numpy": "numpy", "scipy": "scipy", "scikit-learn": "scikit-learn",
+             "libsvm": "libsvm-official", "liblinear": "liblinear-official"}
+#: the stamp's keys, in the order pages show them
+KEYS = ("repro", "commit", "scale", "python", *LIBRARIES, "svmlight", "cpu", "cores", "threads", "date")
+
+
+def _version(distribution: str) -> str:
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+@functools.lru_cache(maxsize=1)
+def git_commit() -> str:
+    """The checkout's commit (12 hex digits), ``+dirty`` when tracked files
+    differ from it; ``unknown`` outside a git checkout (an installed package)."""
+    root = Path(__file__).resolve().parents[2]
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"],
+                              capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=30, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return head + ("+dirty" if dirty else "")
+
+
+def _svmlight() -> str:
+    """SVM-Light's version and the pinned sha256 of the source it is built from."""
+    from ..baselines.svmlight import SDIST_SHA256, SVMLIGHT_VERSION
+    return f"{SVMLIGHT_VERSION} (sdist sha256 {SDIST_SHA256[:12]})"
+
+
+def stamp(scale: str, threads: int | None = None) -> str:
+    """The provenance of a job run now, as its records' ``provenance`` field."""
+    from .. import __version__
+    from .timing import cpu_model
+
+    values = {"repro": __version__, "commit": git_commit(), "scale": scale,
+              "python": ".".join(map(str, os.sys.version_info[:3])),
+              **{key: _version(dist) for key, dist in LIBRARIES.items()},
+              "svmlight": _svmlight(), "cpu": cpu_model(), "cores": str(os.cpu_count()),
+              "threads": str(threads if threads is not None else os.environ.get("OMP_NUM_THREADS", "unpinned")),
+              "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+    for key, value in values.items():
+        if ";" in value or "=" in value:
+            raise ValueError(f"provenance {key} {value!r} holds ';' or '=', which the stamp uses")
+    return "; ".join(f"{key}={values[key]}" for key in KEYS)
+
+
+def parse(text: str) -> dict:
+    """A stamp back as a dict (empty for a record made before stamps)."""
+    if not isinstance(text, str) or not text:
+        return {}
+    return dict(part.split("=", 1) for part in text.split("; "))
+
+
+def summary_markdown(stamps, seeds: dict | None = None) -> str:
+    """Provenance of a table's records, for its page: each key's values with
+    how many jobs' rows carry each (dates as a range), the seeds the records
+    name, and how many rows predate the stamp."""
+    stamps = list(stamps)
+    parsed = [parse(s) for s in stamps]
+    stamped = [p for p in parsed if p]
+    lines = ["## Provenance of these records", ""]
+    if seeds:
+        lines.append("Seeds (from the records): " + "; ".join(f"{k} {v}" for k, v in seeds.items()) + ".")
+        lines.append("")
+    if not stamped:
+        return "\n".join(lines + [f"Not recorded: the {len(stamps)} records were made before jobs stamped "
+                                  "their provenance (package, commit, libraries, CPU, threads, date); "
+                                  "the commit that added them is in `git log` of the records file.", ""])
+    if len(stamped) < len(stamps):
+        lines += [f"{len(stamps) - len(stamped)} of {len(stamps)} records predate the stamp (not recorded).", ""]
+    rows = []
+    for key in KEYS:
+        values = pd.Series([p.get(key, "") for p in stamped])
+        if key == "date":
+            shown = values.min() if values.min() == values.max() else f"{values.min()} to {values.max()}"
+        else:
+            counts = values.value_counts(sort=False)
+            shown = counts.index[0] if len(counts) == 1 else \
+                ", ".join(f"{v} ({n} records)" for v, n in counts.items())
+        rows.append(f"| {key} | {shown} |")
+    return "\n".join(lines + ["| | |", "|---|---|", *rows, ""])
+
+
+def seeds_of(records: pd.DataFrame) -> dict:
+    """The seed columns of a table's records and their values."""
+    return {c: ", ".join(str(v) for v in sorted(records[c].dropna().unique()))
+            for c in records.columns if c.endswith("seed")}
