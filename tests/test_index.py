@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from repro import published
-from repro.experiments.index import Claim, claim_verdict, index_markdown, read_tables
+from repro.experiments.index import AGREEMENT_SUFFIX, Claim, claim_verdict, read_tables, write_index
 from repro.papers.catalog import BY_PAPER, SUMMARIES, TABLES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,9 +30,13 @@ def test_every_table_csv_has_the_verdict_column_filled():
         assert (frame["verdict"] != "").all(), f"{table_id}: a row without a verdict"
 
 
-def test_the_committed_index_is_what_the_tables_give():
-    figures = sorted(str(Path("paper_tables") / Path(f).name) for f in glob.glob(str(FOLDER / "*.png")))
-    built = index_markdown(SUMMARIES, committed_tables(), figures)
+def test_the_committed_index_and_figures_are_what_the_tables_give(tmp_path):
+    figures = sorted(str(Path("paper_tables") / Path(f).name) for f in glob.glob(str(FOLDER / "*.png"))
+                     if not f.endswith(AGREEMENT_SUFFIX))
+    written = write_index(FOLDER, SUMMARIES, tmp_path / "README.md", figures)
+    for path in written[:-1]:  # the agreement figures, drawn from the same CSVs
+        assert path.read_bytes() == (FOLDER / path.name).read_bytes(), path.name
+    built = written[-1].read_text()
     assert (FOLDER / "README.md").read_text() == built, \
         "paper_tables/README.md is stale: run snakemake --cores 2 paper_tables/README.md"
 
