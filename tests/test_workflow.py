@@ -9,12 +9,12 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 
 
-def run_snakemake(args, cwd=REPO):
+def run_snakemake(args, cwd=REPO, timeout=300):
     """Run snakemake with ``args`` in ``cwd`` (the data_env fixture has set the
     mirror and a temporary cache in the environment the subprocess inherits)."""
     exe = shutil.which("snakemake")
     cmd = [exe] if exe else [sys.executable, "-m", "snakemake"]
-    return subprocess.run([*cmd, *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+    return subprocess.run([*cmd, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout)
 
 
 def snakemake(*args):

@@ -211,3 +211,41 @@ REPRO_ENV = "../envs/repro.yaml"
 
 def log_path(*parts):
     return os.path.join("logs", *parts)
+
+
+# The Snakemake report (snakemake --report report.zip): every table's CSV and
+# figure, captioned (workflow/report/<table id>.rst) and grouped by paper.
+from repro.papers import NAMES as PAPER_NAMES
+from repro.papers.catalog import SUMMARIES as PAPER_SUMMARIES, table_spec as _table_spec
+
+
+def in_report(path, table_id):
+    """``path``, an output of a table's rule, marked for the report under its
+    paper (category) and the table's title (subcategory)."""
+    paper = _table_spec(table_id).paper
+    return report(path, caption=f"../report/{table_id}.rst", category=PAPER_NAMES[paper],
+                  subcategory=PAPER_SUMMARIES[paper].titles[table_id])
+
+
+import logging
+
+
+class _RestoredJobFilesFilter(logging.Filter):
+    """`snakemake --report` warns once per output that has no Snakemake
+    metadata: here every job file laid back from the committed records
+    (restore_committed), some 1,600 lines. They are expected, so one line says
+    so instead."""
+
+    said = False
+
+    def filter(self, record):
+        if not record.getMessage().startswith("Missing metadata for file"):
+            return True
+        if not self.said:
+            type(self).said = True
+            print("Job files laid back from the committed records have no Snakemake metadata "
+                  "(they were not run here); the report's warning for each is not shown.", file=sys.stderr)
+        return False
+
+
+logging.getLogger("snakemake.logging").addFilter(_RestoredJobFilesFilter())

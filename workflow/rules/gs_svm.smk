@@ -50,7 +50,7 @@ rule gs_svm_table1:
     input:
         unpack(table_inputs(GS_T1, GS_PROTOCOL)),
     output:
-        csv=f"{TABLES}/gs_svm_table1.csv",
+        csv=in_report(f"{TABLES}/gs_svm_table1.csv", "gs_svm_table1"),
         md=f"{TABLES}/gs_svm_table1.md",
         records=f"{TABLES}/gs_svm_table1_records.csv",
         checksum=f"{TABLES}/gs_svm_table1_records.csv.sha256",
@@ -68,7 +68,7 @@ rule gs_svm_table2:
     input:
         unpack(table_inputs(GS_T2, GS_PROTOCOL)),
     output:
-        csv=f"{TABLES}/gs_svm_table2.csv",
+        csv=in_report(f"{TABLES}/gs_svm_table2.csv", "gs_svm_table2"),
         md=f"{TABLES}/gs_svm_table2.md",
         records=f"{TABLES}/gs_svm_table2_records.csv",
         checksum=f"{TABLES}/gs_svm_table2_records.csv.sha256",
@@ -107,7 +107,7 @@ rule gs_svm_speed_table:
     input:
         unpack(table_inputs(GS_SPEED, GS_PROTOCOL)),
     output:
-        csv=f"{TABLES}/gs_svm_speed.csv",
+        csv=in_report(f"{TABLES}/gs_svm_speed.csv", "gs_svm_speed"),
         md=f"{TABLES}/gs_svm_speed.md",
         records=f"{TABLES}/gs_svm_speed_records.csv",
         checksum=f"{TABLES}/gs_svm_speed_records.csv.sha256",

@@ -18,8 +18,9 @@ rule paper_index:
     input:
         INDEX_INPUTS,
     output:
-        md=f"{TABLES}/README.md",
-        agreement=expand(f"{TABLES}/{{paper}}_agreement.png", paper=PAPERS),
+        md=report(f"{TABLES}/README.md", caption="../report/index.rst", category="Index"),
+        agreement=report(expand(f"{TABLES}/{{paper}}_agreement.png", paper=PAPERS),
+                         caption="../report/agreement.rst", category="Index"),
     log:
         log_path(SCALE, "paper_index.log"),
     conda:

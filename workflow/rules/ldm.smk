@@ -55,7 +55,7 @@ rule ldm_table2:
     input:
         unpack(table_inputs(LD_T2, LD_PROTOCOL)),
     output:
-        csv=f"{TABLES}/ldm_table2.csv",
+        csv=in_report(f"{TABLES}/ldm_table2.csv", "ldm_table2"),
         md=f"{TABLES}/ldm_table2.md",
         records=f"{TABLES}/ldm_table2_records.csv",
         checksum=f"{TABLES}/ldm_table2_records.csv.sha256",
@@ -73,7 +73,7 @@ rule ldm_table3:
     input:
         unpack(table_inputs(LD_T3, LD_PROTOCOL)),
     output:
-        csv=f"{TABLES}/ldm_table3.csv",
+        csv=in_report(f"{TABLES}/ldm_table3.csv", "ldm_table3"),
         md=f"{TABLES}/ldm_table3.md",
         records=f"{TABLES}/ldm_table3_records.csv",
         checksum=f"{TABLES}/ldm_table3_records.csv.sha256",
@@ -109,7 +109,7 @@ rule ldm_table4:
     input:
         unpack(table_inputs(LD_T4, LD_LARGE_PROTOCOL)),
     output:
-        csv=f"{TABLES}/ldm_table4.csv",
+        csv=in_report(f"{TABLES}/ldm_table4.csv", "ldm_table4"),
         md=f"{TABLES}/ldm_table4.md",
         records=f"{TABLES}/ldm_table4_records.csv",
         checksum=f"{TABLES}/ldm_table4_records.csv.sha256",
@@ -143,7 +143,7 @@ rule ldm_table1:
     input:
         unpack(table_inputs(LD_FIGS["ldm_table1"], LD_FIGS["ldm_table1"].protocol(SCALE))),
     output:
-        csv=f"{TABLES}/ldm_table1.csv",
+        csv=in_report(f"{TABLES}/ldm_table1.csv", "ldm_table1"),
         md=f"{TABLES}/ldm_table1.md",
         records=f"{TABLES}/ldm_table1_records.csv",
         checksum=f"{TABLES}/ldm_table1_records.csv.sha256",
@@ -179,11 +179,11 @@ rule ldm_figure1:
     input:
         unpack(table_inputs(LD_FIGS["ldm_figure1"], LD_FIGS["ldm_figure1"].protocol(SCALE))),
     output:
-        csv=f"{TABLES}/ldm_figure1.csv",
+        csv=in_report(f"{TABLES}/ldm_figure1.csv", "ldm_figure1"),
         md=f"{TABLES}/ldm_figure1.md",
         records=f"{TABLES}/ldm_figure1_records.csv",
         checksum=f"{TABLES}/ldm_figure1_records.csv.sha256",
-        png=f"{TABLES}/ldm_figure1.png",
+        png=in_report(f"{TABLES}/ldm_figure1.png", "ldm_figure1"),
     log:
         log_path(SCALE, "ldm", "figure1.log"),
     params:
@@ -218,11 +218,11 @@ rule ldm_figure2:
     input:
         unpack(table_inputs(LD_FIGS["ldm_figure2"], LD_FIGS["ldm_figure2"].protocol(SCALE))),
     output:
-        csv=f"{TABLES}/ldm_figure2.csv",
+        csv=in_report(f"{TABLES}/ldm_figure2.csv", "ldm_figure2"),
         md=f"{TABLES}/ldm_figure2.md",
         records=f"{TABLES}/ldm_figure2_records.csv",
         checksum=f"{TABLES}/ldm_figure2_records.csv.sha256",
-        png=f"{TABLES}/ldm_figure2.png",
+        png=in_report(f"{TABLES}/ldm_figure2.png", "ldm_figure2"),
     log:
         log_path(SCALE, "ldm", "figure2.log"),
     params:
@@ -255,11 +255,11 @@ rule ldm_figure3:
     input:
         unpack(table_inputs(LD_FIGS["ldm_figure3"], LD_FIGS["ldm_figure3"].protocol(SCALE))),
     output:
-        csv=f"{TABLES}/ldm_figure3.csv",
+        csv=in_report(f"{TABLES}/ldm_figure3.csv", "ldm_figure3"),
         md=f"{TABLES}/ldm_figure3.md",
         records=f"{TABLES}/ldm_figure3_records.csv",
         checksum=f"{TABLES}/ldm_figure3_records.csv.sha256",
-        png=f"{TABLES}/ldm_figure3.png",
+        png=in_report(f"{TABLES}/ldm_figure3.png", "ldm_figure3"),
     log:
         log_path(SCALE, "ldm", "figure3.log"),
     params:

@@ -33,11 +33,11 @@ rule lsvm_convergence:
     input:
         unpack(table_inputs(LS_CONV, LS_PROTOCOL)),
     output:
-        csv=f"{TABLES}/lsvm_convergence.csv",
+        csv=in_report(f"{TABLES}/lsvm_convergence.csv", "lsvm_convergence"),
         md=f"{TABLES}/lsvm_convergence.md",
         records=f"{TABLES}/lsvm_convergence_records.csv",
         checksum=f"{TABLES}/lsvm_convergence_records.csv.sha256",
-        png=f"{TABLES}/lsvm_convergence.png",
+        png=in_report(f"{TABLES}/lsvm_convergence.png", "lsvm_convergence"),
     log:
         log_path(SCALE, "lsvm", "convergence.log"),
     params:
@@ -74,7 +74,7 @@ rule lsvm_scaling:
     input:
         unpack(table_inputs(LS_SCALING, LS_PROTOCOL)),
     output:
-        csv=f"{TABLES}/lsvm_scaling.csv",
+        csv=in_report(f"{TABLES}/lsvm_scaling.csv", "lsvm_scaling"),
         md=f"{TABLES}/lsvm_scaling.md",
         records=f"{TABLES}/lsvm_scaling_records.csv",
         checksum=f"{TABLES}/lsvm_scaling_records.csv.sha256",
@@ -110,7 +110,7 @@ rule lsvm_accuracy:
     input:
         unpack(table_inputs(LS_ACC, LS_PROTOCOL)),
     output:
-        csv=f"{TABLES}/lsvm_accuracy.csv",
+        csv=in_report(f"{TABLES}/lsvm_accuracy.csv", "lsvm_accuracy"),
         md=f"{TABLES}/lsvm_accuracy.md",
         records=f"{TABLES}/lsvm_accuracy_records.csv",
         checksum=f"{TABLES}/lsvm_accuracy_records.csv.sha256",

@@ -39,11 +39,11 @@ rule nesvm_time:
     input:
         unpack(table_inputs(NE_TIME, NE_PROTOCOL)),
     output:
-        csv=f"{TABLES}/nesvm_time.csv",
+        csv=in_report(f"{TABLES}/nesvm_time.csv", "nesvm_time"),
         md=f"{TABLES}/nesvm_time.md",
         records=f"{TABLES}/nesvm_time_records.csv",
         checksum=f"{TABLES}/nesvm_time_records.csv.sha256",
-        png=f"{TABLES}/nesvm_time.png",
+        png=in_report(f"{TABLES}/nesvm_time.png", "nesvm_time"),
     log:
         log_path(SCALE, "nesvm", "time.log"),
     params:
@@ -79,7 +79,7 @@ rule nesvm_images:
     input:
         unpack(table_inputs(NE_IMAGES, NE_IMAGE_PROTOCOL)),
     output:
-        csv=f"{TABLES}/nesvm_images.csv",
+        csv=in_report(f"{TABLES}/nesvm_images.csv", "nesvm_images"),
         md=f"{TABLES}/nesvm_images.md",
         records=f"{TABLES}/nesvm_images_records.csv",
         checksum=f"{TABLES}/nesvm_images_records.csv.sha256",
@@ -116,11 +116,11 @@ rule nesvm_convergence:
     input:
         unpack(table_inputs(NE_CONV, NE_CONV_PROTOCOL)),
     output:
-        csv=f"{TABLES}/nesvm_convergence.csv",
+        csv=in_report(f"{TABLES}/nesvm_convergence.csv", "nesvm_convergence"),
         md=f"{TABLES}/nesvm_convergence.md",
         records=f"{TABLES}/nesvm_convergence_records.csv",
         checksum=f"{TABLES}/nesvm_convergence_records.csv.sha256",
-        png=f"{TABLES}/nesvm_convergence.png",
+        png=in_report(f"{TABLES}/nesvm_convergence.png", "nesvm_convergence"),
     log:
         log_path(SCALE, "nesvm", "convergence.log"),
     params:
@@ -154,7 +154,7 @@ rule nesvm_readings:
     input:
         unpack(table_inputs(NE_READINGS, NE_READINGS_PROTOCOL)),
     output:
-        csv=f"{TABLES}/nesvm_readings.csv",
+        csv=in_report(f"{TABLES}/nesvm_readings.csv", "nesvm_readings"),
         md=f"{TABLES}/nesvm_readings.md",
         records=f"{TABLES}/nesvm_readings_records.csv",
         checksum=f"{TABLES}/nesvm_readings_records.csv.sha256",

@@ -61,11 +61,11 @@ rule pegasos_convergence:
     input:
         unpack(table_inputs(PG_CONV, PG_PROTOCOL)),
     output:
-        csv=f"{TABLES}/pegasos_convergence.csv",
+        csv=in_report(f"{TABLES}/pegasos_convergence.csv", "pegasos_convergence"),
         md=f"{TABLES}/pegasos_convergence.md",
         records=f"{TABLES}/pegasos_convergence_records.csv",
         checksum=f"{TABLES}/pegasos_convergence_records.csv.sha256",
-        png=f"{TABLES}/pegasos_convergence.png",
+        png=in_report(f"{TABLES}/pegasos_convergence.png", "pegasos_convergence"),
     log:
         log_path(SCALE, "pegasos", "convergence.log"),
     params:
