@@ -53,7 +53,14 @@ def provenance(rows: pd.DataFrame) -> str:
         f"- measured: {rows['date'].min()} to {rows['date'].max()}",
         f"- load average (1 min) around the measurements: {rows['load_before'].min():.2f} to "
         f"{rows[['load_before', 'load_after']].max().max():.2f} (per row below)",
-        f"- git commit: {values('git_commit') or 'unknown'}",
+        *([f"- **the machine was shared**: the load average exceeded its {int(cores)} cores during some "
+            "measurements (the rows say which); a ratio measured under load is indicative only, and both "
+            "methods of a pair ran under the same load (interleaved)"]
+          if (cores := rows["cpu_count"].min()) and rows[["load_before", "load_after"]].max().max() > cores
+          else []),
+        f"- git commit: {values('git_commit') or 'unknown'}" + (
+            " (+dirty: tracked files of the checkout differed from that commit while measuring)"
+            if "+dirty" in values("git_commit") else ""),
         f"- versions: {versions}",
         "",
     ])
