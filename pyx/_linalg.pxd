@@ -17,7 +17,8 @@ Dense data: with ``blas`` true, the full products call BLAS dgemv from
 ``scipy.linalg.cython_blas`` (the library SciPy ships, so no link flags). A
 C-contiguous (n, d) array is, read column-major, the (d, n) matrix X', so
 X w is dgemv('T') and X' u is dgemv('N') on that view with lda = d.
-Measured with benchmarks/bench_linalg.py (2 cores shared with other jobs,
+Measured with benchmarks/bench_linalg.py (removed in issue 24; the full products
+are now timed by the bench target, repro/bench/pass_floor.py) (2 cores shared with other jobs,
 SciPy 1.17's OpenBLAS pinned to one thread, median of repeated calls; runs
 varied by up to 30%), loop time / BLAS time:
 

@@ -4,8 +4,8 @@
 The solvers call the inline functions of _linalg.pxd (X w and X' u), _vectors.pxd
 (the scaled and averaged weight vector) and _random.pxd (xorshift64*) directly;
 these wrappers expose each one to Python so tests/test_primitives.py can compare
-it with a NumPy reference on dense and CSR rows, and benchmarks/bench_linalg.py
-can time the BLAS and row-loop paths. They are not a public API.
+it with a NumPy reference on dense and CSR rows, and repro.bench.pass_floor can
+time the BLAS and row-loop paths. They are not a public API.
 
 Rows arguments are ``as_rows_input`` tuples ``(data, indices, indptr, sqnorm,
 n_rows, n_features, dense)``.

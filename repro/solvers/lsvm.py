@@ -243,8 +243,8 @@ class LSVM(LinearOrKernelMixin, BaseSVMClassifier):
         default); by (25) this bounds the violation of the optimality condition
         (14) and the distance of w and gamma to the optimum. The rule is
         absolute in u, and u = nu * slacks (9): with nu = '1/m' it loosens as m
-        grows (benchmarks/lsvm_scaling.py: 21 iterations at m = 1e4, 1 at
-        m = 1e6, where the primal (7) was still within 1e-7 relative of
+        grows (the former benchmarks/lsvm_scaling.py, now repro.bench.lsvm:
+        21 iterations at m = 1e4, 1 at m = 1e6, where the primal (7) was still within 1e-7 relative of
         LIBLINEAR's ``-s 2 -B 1``).
     max_iter : int, default=10_000
         Iteration cap; reaching it with the step still above ``tol`` leaves
