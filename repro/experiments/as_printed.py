@@ -27,7 +27,7 @@ import re
 import pandas as pd
 
 from ..tables import (MISS_EXPLAINED, MISS_UNEXPLAINED, NO_PUBLISHED, NO_TOLERANCE, OK, STANDIN,
-                      UNAVAILABLE, to_markdown)
+                      UNAVAILABLE, misses_markdown, to_markdown)
 
 #: verdict (its first words) -> the mark a printed cell carries, and the legend's words
 MARKS = (
@@ -185,18 +185,21 @@ def _number(value: float) -> str:
 def opening(spec, table: pd.DataFrame) -> str:
     """What a table's page opens with (:func:`repro.experiments.write_table`):
     the paper's table as printed when the paper prints one (a published table
-    of the spec's id), else its claims with ours beside them, else the line
-    saying that nothing was published to compare."""
+    of the spec's id), else its claims with ours beside them, then the misses
+    with their reasons; else the line saying that nothing was published to
+    compare. The long form follows, in the page the paper's builder writes."""
     from .. import published
     from ..papers import NAMES
 
     name = NAMES[spec.paper]
+    misses = misses_markdown(table) if "why" in table else ""
     if spec.id in published.list_tables():
         pub = published.load(spec.id)
         ref = " and ".join(dict.fromkeys(r.split(",")[0] for r in pub["ref"]))
-        return printed_table(table, pub, f"{name}, {ref} as printed: ours (paper)") + "\n"
+        return "\n".join(filter(None, [printed_table(table, pub, f"{name}, {ref} as printed: ours (paper)"),
+                                        misses])) + "\n"
     claims = claims_table(table, f"{name}: the paper's numbers, ours beside them")
     if claims:
-        return claims + "\n"
+        return "\n".join(filter(None, [claims, misses])) + "\n"
     return (f"*No published value: the {name} paper prints no number for this table, so its rows "
             f"carry the verdict '{NO_PUBLISHED}' and are shown, not judged.*\n\n")

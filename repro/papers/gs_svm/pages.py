@@ -15,7 +15,7 @@ from ... import datasets, published
 from ...experiments import TableOutput
 from ...experiments.report import partial_means_markdown, partial_sets_markdown, split_by_completeness, statuses
 from ...experiments.stats import paired_comparison
-from ...tables import compare, comparison_markdown, misses_markdown, not_compared, to_markdown
+from ...tables import compare, comparison_markdown, not_compared, to_markdown
 from . import jobs as GS
 
 SPEEDUP_CLAIM = (10.0, 30.0)  # "GS-SVMs obtain the speedup range from 10 to 30" (Sec. 3)
@@ -44,7 +44,6 @@ def table1(records: pd.DataFrame, table_run) -> TableOutput:
                                   f"value counted, rbf diagonal not counted), tolerance {GS.TABLE1_TOL:g}; SMO's "
                                   "published value is an average over unnamed C values, ours over the C grid "
                                   "below. '(stand-in)': a size-matched subset, not the original file."),
-        misses_markdown(comparison),
         to_markdown(per_c.reset_index().round(3), title="SMO kernel evaluations (1e6) for every C"),
         to_markdown(mean_ratios.drop(columns="C").round(2),
                     title="SMO / GS-SVM ratios (mean over C)",
@@ -82,7 +81,6 @@ def table2(records: pd.DataFrame, table_run) -> TableOutput:
                             notes="Protocol in repro/papers/gs_svm/jobs.py: one-against-one, inner CV "
                                   "chooses log2(theta) (and log2(C) for SVM), features scaled to [-1, 1] "
                                   "on each training part."),
-        misses_markdown(comparison),
         partial_means_markdown(comparison, "accuracy_percent", GS.TABLE2_DATASETS),
         partial_sets_markdown(short_records, acc, n_folds, score="test_accuracy"),
         to_markdown(ttests.round(4), title="Paired two-tailed t-tests, GS-SVM vs SVM over the outer folds",

@@ -9,7 +9,7 @@ from ... import datasets, published
 from ...experiments import TableOutput
 from ...experiments.figures import coincidence_sentence, coinciding, line_style, shared_legend, single_x_note
 from ...experiments.report import png_bytes, pyplot, statuses
-from ...tables import compare, misses_markdown, to_markdown
+from ...tables import compare, to_markdown
 from . import figure_jobs as F
 from . import jobs as L
 
@@ -59,7 +59,6 @@ def table1(records: pd.DataFrame, table_run) -> TableOutput:
                           "ijcnn1 as train + test). Sizes must match exactly; a miss is explained by the "
                           "registry's note on the set (repro.datasets; `python -m repro.datasets info NAME`), "
                           "checked to hold: our size is the public file's checked size."),
-        misses_markdown(comparison),
         to_markdown(built, title="How each set is built here",
                     notes="Several of the paper's dimensions come from categorical encodings: australian "
                           "(42) and german (59) match only with the one-hot codings described here."),

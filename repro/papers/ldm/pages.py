@@ -16,7 +16,7 @@ from ... import published
 from ...experiments import TableOutput
 from ...experiments.report import partial_sets_markdown, split_by_completeness, split_means, statuses
 from ...experiments.stats import paired_comparison, win_tie_loss
-from ...tables import compare, comparison_markdown, misses_markdown, to_markdown
+from ...tables import compare, comparison_markdown, to_markdown
 from . import jobs as L
 
 BASELINE = "SVM"
@@ -109,7 +109,6 @@ def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> Ta
                           "max_iter 10,000, tol 1e-3) or LIBSVM, LDM the dual CD of Algorithm 1 "
                           "(max_iter 10,000 passes, tol 1e-2, warm-started along the grid); a capped "
                           "fit is still scored, as LIBLINEAR's command line would use it."),
-        misses_markdown(comparison),
         partial_sets_markdown(short_records, pub_cells, protocol.n_partitions, "test_accuracy", scale=1.0),
     ]))
     return TableOutput(comparison, md)

@@ -14,7 +14,7 @@ import pandas as pd
 from ... import published
 from ...experiments import TableOutput
 from ...experiments.report import png_bytes, pyplot
-from ...tables import compare, comparison_markdown, misses_markdown, not_run, to_markdown
+from ...tables import compare, comparison_markdown, not_run, to_markdown
 from . import jobs as L
 
 # claims.csv quantity -> the convergence record column that reproduces it
@@ -183,7 +183,6 @@ def convergence(records: pd.DataFrame, table_run) -> TableOutput:
                                   "is computed from the eigenvalues of H'H (repro.papers.lsvm.jobs.rate_bound), "
                                   "the size is that of the Cholesky factor the solver forms. Runs at nu = 1/m "
                                   "(the authors' code's default) and 10/m."),
-        misses_markdown(comparison),
         to_markdown(summary.round({c: 6 for c in ("nu", "alpha_times_nu", "rate_bound", "max_ratio",
                                                   "median_ratio", "initial_relative_distance")}),
                     title="Rate (20) on the iterates",
@@ -233,7 +232,6 @@ def scaling(records: pd.DataFrame, table_run) -> TableOutput:
         comparison_markdown(comparison, "LSVM paper: millions of points",
                             notes="Largest m of the synthetic set (repro.papers.lsvm.jobs.make_data) that "
                                   "LSVM solved within its stopping rule (tol 1e-5, 100 iterations)."),
-        misses_markdown(comparison),
         to_markdown(shown.round(4), title="LSVM, LIBLINEAR and Pegasos against m (10 dimensions, nu = 1/m)",
                     notes="Best of `repeat` fits, methods interleaved in one process, BLAS/OpenMP pinned "
                           "to `threads` (repro.experiments.timing). LIBLINEAR: liblinear-official "

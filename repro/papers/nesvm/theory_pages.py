@@ -10,7 +10,7 @@ import pandas as pd
 from ... import published
 from ...experiments import TableOutput
 from ...experiments.report import png_bytes, pyplot
-from ...tables import compare, comparison_markdown, misses_markdown, to_markdown
+from ...tables import compare, comparison_markdown, to_markdown
 from . import jobs as N
 from .pages import claim_verdict
 from .theory_jobs import READINGS
@@ -116,7 +116,6 @@ def convergence(records: pd.DataFrame, table_run) -> TableOutput:
                                   "trace went below L-BFGS). 'claim': holds / does not hold / cannot be tested here. "
                                   "Theorem 4 itself is the bound row (Eq. 43 at every k); the exponent row is the "
                                   "'O(1/k^2)' reading of it, which a curve under the bound need not follow everywhere."),
-        misses_markdown(comparison),
         to_markdown(shown, title="Runs, references and fits",
                     notes="Steps faster than k^-2 late in a run are expected: with the 1/2 ||w||^2 term F_mu "
                           "is strongly convex in w, and the per-decade slopes show the rate steepening."),

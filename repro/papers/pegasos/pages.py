@@ -20,7 +20,7 @@ from ... import datasets, published
 from ...experiments import TableOutput
 from ...experiments.figures import shared_legend
 from ...experiments.report import png_bytes, pyplot
-from ...tables import OTHER_DATA, UNAVAILABLE, compare, comparison_markdown, misses_markdown, not_run, to_markdown
+from ...tables import OTHER_DATA, UNAVAILABLE, compare, comparison_markdown, not_run, to_markdown
 from . import jobs as PG
 
 # claim id (paper_tables/published/claims.csv) -> (method, metric) of its cell.
@@ -212,7 +212,6 @@ def convergence(records: pd.DataFrame, table_run) -> TableOutput:
                                   "One iteration is one mini-batch step of size k. The last rows judge the "
                                   "slides' two qualitative statements on our data: "
                                   + " ".join(f"{m}: {text}." for m, (text, _) in QUALITATIVE.items())),
-        misses_markdown(comparison),
         to_markdown(shown.round(4),
                     title="Iterations, examples processed and seconds to 1 %, 0.3 % and 0.1 % above the optimum",
                     notes=f"lambda = {PG.LAMBDA:g}, no bias; Pegasos (variant 'slides', last iterate, "
