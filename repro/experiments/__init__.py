@@ -48,6 +48,10 @@ class TableOutput:
     csv: pd.DataFrame
     markdown: str
     figures: dict = field(default_factory=dict)
+    # our values of the paper's descriptive columns (a set's size, its dimension),
+    # shown 'ours (paper)' in the page's opening table but not judged: columns
+    # dataset, metric (the published metric), value
+    shown: pd.DataFrame | None = None
 
 
 @dataclass(frozen=True)
@@ -169,7 +173,7 @@ def write_table(spec: TableSpec, inputs, outputs, table_run: TableRun) -> list:
             write_checksum(outputs.records, outputs.checksum)
     write_text_atomic(outputs.csv, table.to_csv(index=False))
     provenance = summary_markdown(stamps, seeds_of(measured))
-    write_text_atomic(outputs.md, banner(table_run) + opening(spec, table) + out.markdown.rstrip("\n")
+    write_text_atomic(outputs.md, banner(table_run) + opening(spec, table, out.shown) + out.markdown.rstrip("\n")
                       + "\n\n" + provenance)
     for name, data in out.figures.items():
         # a figure the rule does not declare would be lost silently: refuse

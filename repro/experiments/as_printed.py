@@ -97,6 +97,19 @@ def _printed_cell(pub_rows: pd.DataFrame, ours: pd.Series | None) -> str:
     return f"{'/'.join(parts)} ({paper}) {mark(ours['verdict'].iloc[0])}".rstrip()
 
 
+def _shown_cell(pub_rows: pd.DataFrame, shown: pd.DataFrame | None) -> str:
+    """A descriptive cell the comparison does not judge: our value when the
+    page gives one, without a mark, else ``—``; the paper's in brackets."""
+    cell = _printed_cell(pub_rows, None)
+    if shown is None or len(pub_rows) != 1:
+        return cell
+    row = pub_rows.iloc[0]
+    ours = shown[(shown.dataset == row.dataset) & (shown.metric == row.metric)]
+    if ours.empty or pd.isna(ours["value"].iloc[0]):
+        return cell
+    return f"{_fmt(float(ours['value'].iloc[0]), decimals(row.value_text))} ({_paper_text(row)})"
+
+
 def _paper_text(row) -> str:
     if not row.value_text:  # a cell printed as '/' or 'N/A' is empty in the transcription; its note quotes it
         found = _PRINTED_NOTE.search(row.note or "")
@@ -115,12 +128,14 @@ def _column(row) -> str:
     return found.group(1) if found else row.metric
 
 
-def printed_table(comparison: pd.DataFrame, published: pd.DataFrame, title: str) -> str:
+def printed_table(comparison: pd.DataFrame, published: pd.DataFrame, title: str,
+                  shown: pd.DataFrame | None = None) -> str:
     """The paper's table as printed, ``ours (paper)`` in every cell, its
     marks' legend below; ``published``: :func:`repro.published.load`'s frame
     (``value_text``, ``std_text``, ``marker``, ``note``). Cells of the paper
     that the comparison does not judge (a size, a w/t/l row the page
-    computes apart) show ``— (paper)``."""
+    computes apart) show ``— (paper)``, or ``ours (paper)`` without a mark when
+    ``shown`` (dataset, metric, value) has our value of it (a set's size)."""
     pub = published.copy()
     for col in ("std_text", "marker", "note", "method"):
         pub[col] = pub[col].fillna("") if col in pub else ""
@@ -138,11 +153,13 @@ def printed_table(comparison: pd.DataFrame, published: pd.DataFrame, title: str)
                 continue
             ours = cell[["dataset", "method", "metric"]].merge(comp, how="left")
             ours = None if ours["verdict"].isna().any() else ours
-            line[column] = _printed_cell(cell, ours)
+            line[column] = _printed_cell(cell, ours) if ours is not None else _shown_cell(cell, shown)
         grid.append(line)
-    shown = pd.DataFrame(grid, columns=[""] + columns)
-    return to_markdown(shown, title=title, notes="Every cell: ours (the paper's, as printed) and the "
-                                                 "verdict's mark.") + "\n" + legend(comparison["verdict"]) + "\n"
+    grid_frame = pd.DataFrame(grid, columns=[""] + columns)
+    return to_markdown(grid_frame, title=title, notes="Every cell: ours (the paper's, as printed) and the "
+                                                      "verdict's mark; a cell without a mark is shown, not "
+                                                      "judged (e.g. a set's size), and '—' has no value of "
+                                                      "ours in this table.") + "\n" + legend(comparison["verdict"]) + "\n"
 
 
 def claims_table(comparison: pd.DataFrame, title: str) -> str:
@@ -182,7 +199,7 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() and abs(value) < 1e15 else f"{value:.4g}"
 
 
-def opening(spec, table: pd.DataFrame) -> str:
+def opening(spec, table: pd.DataFrame, shown: pd.DataFrame | None = None) -> str:
     """What a table's page opens with (:func:`repro.experiments.write_table`):
     the paper's table as printed when the paper prints one (a published table
     of the spec's id), else its claims with ours beside them, then the misses
@@ -196,7 +213,7 @@ def opening(spec, table: pd.DataFrame) -> str:
     if spec.id in published.list_tables():
         pub = published.load(spec.id)
         ref = " and ".join(dict.fromkeys(r.split(",")[0] for r in pub["ref"]))
-        return "\n".join(filter(None, [printed_table(table, pub, f"{name}, {ref} as printed: ours (paper)"),
+        return "\n".join(filter(None, [printed_table(table, pub, f"{name}, {ref} as printed: ours (paper)", shown),
                                         misses])) + "\n"
     claims = claims_table(table, f"{name}: the paper's numbers, ours beside them")
     if claims:

@@ -50,7 +50,9 @@ def table1(records: pd.DataFrame, table_run) -> TableOutput:
                     notes=f"The paper claims a speedup from {SPEEDUP_CLAIM[0]:g} to "
                           f"{SPEEDUP_CLAIM[1]:g}; its own Table 1 gives {low:.1f} to {high:.1f}."),
     ])
-    return TableOutput(comparison, md)
+    return TableOutput(comparison, md, shown=_sizes(records.assign(theta=records["gamma"]),
+                                                    {"n_train": "n_instances", "theta": "theta",
+                                                     "n_features": "n_features"}))
 
 
 def table2(records: pd.DataFrame, table_run) -> TableOutput:
@@ -91,7 +93,16 @@ def table2(records: pd.DataFrame, table_run) -> TableOutput:
                     notes="See repro.datasets (python -m repro.datasets info NAME) for why they differ."),
         to_markdown(params.round(2), title="Selected parameters and time"),
     ])
-    return TableOutput(comparison, md)
+    return TableOutput(comparison, md, shown=_sizes(records, {"n_samples": "n_instances",
+                                                               "n_features": "n_features", "n_classes": "n_classes"}))
+
+
+def _sizes(records: pd.DataFrame, columns: dict) -> pd.DataFrame:
+    """Our size, dimension and classes of every set (record column -> the
+    published metric), for the paper-shaped table's descriptive columns."""
+    firsts = records.groupby("paper_dataset", sort=False)[list(columns)].first().rename(columns=columns)
+    return (firsts.reset_index().rename(columns={"paper_dataset": "dataset"})
+            .melt(id_vars="dataset", var_name="metric", value_name="value"))
 
 
 def speed(records: pd.DataFrame, table_run) -> TableOutput:
