@@ -12,6 +12,8 @@ hinge_primal           1/2 ||w||^2 + C sum_i max(0, 1 - y_i (x_i'w + b)); with o
 kernel_dual            1/2 (a*y)' K (a*y) - sum_i a_i (the SVM dual, minimised),
                        and dual_feasibility: |y'a| and the box 0 <= a <= C
 kernel_hinge_primal    the primal of a kernel expansion f = K beta + b
+kernel_squared_hinge_  LSVM's primal (7) for a kernel expansion (bias penalised)
+  primal
 squared_hinge_primal   LSVM (lsvm_section3.txt, its formulation (7)):
                        nu/2 sum max(0, 1 - d_i(A_i w - gamma))^2 + 1/2 (w'w + gamma^2)
 lsvm_dual              1/2 u'(I/nu + HH')u - e'u, H = D[A -e] (its Eq. 11)
@@ -24,7 +26,12 @@ ldm_dual               1/2 b'Hb + (lambda2/m He - e)'b, H = Y G Q^-1 G Y (Eq. 12
 
 NESVM (nesvm.txt): smoothed_hinge (Eq. 10), smoothed_l1 (Eq. 28), and the
 primal objectives of its C-SVM, LP-SVM and LS-SVM, smoothed (F_mu) or not (F):
-see the NESVM section at the end.
+see the NESVM section at the end (``nesvm_kernel_primal`` for its kernel models).
+
+The kernel objectives take the n x n matrix K, or, where it is too large to
+form (w8a: 49,749 rows), the products K beta over the training rows
+(``Kbeta``, ``Kay``, ``Galpha``), which a caller sums over the support rows
+in blocks; the value is the same.
 """
 from __future__ import annotations
 
@@ -42,10 +49,11 @@ def hinge_primal(w, X, y, C, intercept=0.0):
     return 0.5 * w @ w + C * np.maximum(0.0, 1.0 - _margins(X, y, w, intercept)).sum()
 
 
-def kernel_dual(alpha, K, y):
-    """The SVM dual to minimise, 1/2 (alpha*y)' K (alpha*y) - sum alpha."""
-    ay = np.asarray(alpha, dtype=float) * np.asarray(y, dtype=float)
-    return 0.5 * ay @ (K @ ay) - np.sum(alpha)
+def kernel_dual(alpha, K, y, Kay=None):
+    """The SVM dual to minimise, 1/2 (alpha*y)' K (alpha*y) - sum alpha.
+    ``Kay``: K (alpha*y) instead of K (K may then be None)."""
+    ay, Kay = _products(np.asarray(alpha, dtype=float) * np.asarray(y, dtype=float), K, Kay)
+    return 0.5 * ay @ Kay - np.sum(alpha)
 
 
 def dual_feasibility(alpha, y, C=np.inf):
@@ -55,12 +63,37 @@ def dual_feasibility(alpha, y, C=np.inf):
     return abs(float(np.dot(y, alpha))), box
 
 
-def kernel_hinge_primal(beta, K, y, C, intercept=0.0):
-    """Primal of f = K beta + intercept (beta = alpha * y for an SVM):
-    1/2 beta'K beta + C sum_i max(0, 1 - y_i f(x_i))."""
+def _products(beta, K, Kbeta):
+    """(beta, K beta): from K, or the products given where K (n x n) is too
+    large to form (``Kbeta``, summed over the support rows in blocks)."""
     beta = np.asarray(beta, dtype=float)
-    f = K @ beta + intercept
-    return 0.5 * beta @ (K @ beta) + C * np.maximum(0.0, 1.0 - np.asarray(y, dtype=float) * f).sum()
+    if Kbeta is None:
+        if K is None:
+            raise ValueError("give the kernel matrix K or the products Kbeta = K beta")
+        return beta, np.asarray(K @ beta, dtype=float)
+    Kbeta = np.asarray(Kbeta, dtype=float)
+    if Kbeta.shape != beta.shape:
+        raise ValueError(f"Kbeta must have beta's shape {beta.shape}; got {Kbeta.shape}")
+    return beta, Kbeta
+
+
+def kernel_hinge_primal(beta, K, y, C, intercept=0.0, Kbeta=None):
+    """Primal of f = K beta + intercept (beta = alpha * y for an SVM):
+    1/2 beta'K beta + C sum_i max(0, 1 - y_i f(x_i)). ``Kbeta``: K beta over
+    the training rows instead of K (K may then be None)."""
+    beta, Kb = _products(beta, K, Kbeta)
+    f = Kb + intercept
+    return 0.5 * beta @ Kb + C * np.maximum(0.0, 1.0 - np.asarray(y, dtype=float) * f).sum()
+
+
+def kernel_squared_hinge_primal(beta, K, d, nu, intercept=0.0, Kbeta=None):
+    """LSVM's primal (7) in kernel form, f = K beta + intercept with the bias
+    penalised as (7) penalises gamma = -intercept: nu/2 sum_i max(0, 1 -
+    d_i f(x_i))^2 + 1/2 (beta'K beta + intercept^2). With K = AA' and beta =
+    D u it is ``squared_hinge_primal`` at w = A'beta."""
+    beta, Kb = _products(beta, K, Kbeta)
+    slack = np.maximum(0.0, 1.0 - np.asarray(d, dtype=float) * (Kb + intercept))
+    return 0.5 * nu * slack @ slack + 0.5 * (beta @ Kb + intercept * intercept)
 
 
 def squared_hinge_primal(w, gamma, A, d, nu):
@@ -109,10 +142,10 @@ def ldm_primal(w, X, y, C, lambda1, lambda2, variance="normalised"):
     return 0.5 * w @ w + _ldm_terms(f, y, C, lambda1, lambda2, variance)
 
 
-def ldm_kernel_primal(alpha, G, y, C, lambda1, lambda2, variance="normalised"):
-    """LDM's primal with w = sum_i alpha_i phi(x_i) (Eq. 7-8): 1/2 alpha'G alpha + ..."""
-    alpha = np.asarray(alpha, dtype=float)
-    f = G @ alpha
+def ldm_kernel_primal(alpha, G, y, C, lambda1, lambda2, variance="normalised", Galpha=None):
+    """LDM's primal with w = sum_i alpha_i phi(x_i) (Eq. 7-8): 1/2 alpha'G alpha + ...
+    ``Galpha``: G alpha instead of G (G may then be None)."""
+    alpha, f = _products(alpha, G, Galpha)
     return 0.5 * alpha @ f + _ldm_terms(f, y, C, lambda1, lambda2, variance)
 
 
@@ -217,3 +250,19 @@ def nesvm_smoothed_primal(model, w, X, y, C, mu, intercept=0.0, mu_l1=None,
     loss = smoothed_hinge(m, _row_inf_norms(X, fit_intercept), mu, threshold).sum()
     reg = smoothed_l1(w, mu if mu_l1 is None else mu_l1).sum() if model == "LP" else 0.5 * w @ w
     return reg + C * loss
+
+
+def nesvm_kernel_primal(model, beta, K, y, C, intercept=0.0, Kbeta=None):
+    """F of NESVM's kernel models (f = K beta + b, the end of its Sec. II-C as
+    NESVM reads it): 'C' is ``kernel_hinge_primal``; 'LP' ||beta||_1 + C sum
+    hinge; 'LS' 1/2 beta'K beta + C sum (1 - y_i f(x_i))^2. ``Kbeta``: K beta
+    instead of K (K may then be None)."""
+    if model not in ("C", "LP", "LS"):
+        raise ValueError(f"model must be 'C', 'LP' or 'LS'; got {model!r}")
+    if model == "C":
+        return kernel_hinge_primal(beta, K, y, C, intercept, Kbeta)
+    beta, Kb = _products(beta, K, Kbeta)
+    m = np.asarray(y, dtype=float) * (Kb + intercept)
+    if model == "LS":
+        return 0.5 * beta @ Kb + C * np.sum((1.0 - m) ** 2)
+    return np.abs(beta).sum() + C * np.maximum(0.0, 1.0 - m).sum()

@@ -41,6 +41,7 @@ _MIRROR = {
     "libsvm/a9a": ("f5d5ffd8d865ff41328e7ee043e4b020816914ff6843ff15b98905ddbedce906", 2329875, "original"),
     "libsvm/a9a.t": ("4af3129b1b09137562c49d1e2c58f48af185f4b3ca130cd8ee2fbe10e7eb69b8", 1164633, "original"),
     "libsvm/fourclass": ("407b9c6377c8c0a19eac962059b0c8c019be7af5db99e84f9dcd7649a35e1178", 25005, "candidate"),
+    "libsvm/german.numer": ("69ffe0c4ba0bd91f936986d7c070dfca7e22064bbd5ab8e1fb925d6c86024ec8", 285792, "candidate"),
     "libsvm/heart": ("f0437e4847e6293a20850ef3fa2a809a1e11250a5b8760b259510bb321652470", 42650, "candidate"),
     "libsvm/heart_scale": ("5defa0a4c4c5bdaf3f55ae3828310252e8565c13ee37ce279e0b86d82e7f4ce9", 27670, "original"),
     "libsvm/ijcnn1.trn.tick.bz2": ("b38a4198ce142d43e96fb86d17b87211feec1f909ac344fa057455c69de29de3", 1395175, "reformatted"),
@@ -369,6 +370,14 @@ _add(name="heart_scale", title="Statlog heart, scaled to [-1,1] (LIBSVM distribu
      splits=(("train", (mirror_file("libsvm/heart_scale", LIBSVM + "binary/heart_scale"),)),),
      expected=(("train", Expect(270, 13, _c(**{"-1": 150, "1": 120}))),), n_features=13,
      source_note="shipped with LIBSVM", note="used by tests; not in the papers")
+
+_add(name="german.numer", title="Statlog German credit, numeric (LIBSVM german.numer, unscaled)",
+     format="libsvm",
+     splits=(("train", (mirror_file("libsvm/german.numer", LIBSVM + "binary/german.numer"),)),),
+     expected=(("train", Expect(1000, 24, _c(**{"-1": 700, "1": 300}))),), n_features=24,
+     source_note=("LIBSVM binary page (candidate copy: 1000 x 24 and the class counts match "
+                  "the page; no final newline)"),
+     note="used by repro.solvers_compared (scaled to [-1, 1] there); not in the papers")
 
 _add(name="heart", title="Statlog heart", format="libsvm",
      papers=(PaperRef("gs_svm", "Table 2", "Heart", 270, 13, 2),
