@@ -270,6 +270,12 @@ def index_markdown(summaries: dict, tables: dict, figures=(), provenance: str = 
             "Claims: reproduced when every cell judging the claim is ok, partly when some are, not "
             "reproduced when none is, not judged when none could be compared.")).rstrip(),
         "",
+        "Beyond the papers: [performance.md](performance.md), every solver of the package beside the tool "
+        "a user would pick instead, timed side by side (`snakemake --cores 2 bench`); "
+        "[solvers_compared.md](solvers_compared.md), every solver on common sets with the objective it "
+        "reaches (`snakemake --cores 2 solvers_compared`). Both are measured apart from the papers' tables "
+        "and have no published value to compare.",
+        "",
         "Verdicts: **ok** within the tolerance the paper's folder states (`repro/papers/<id>/tolerances.py`); "
         "**explained miss**, with a reason whose evidence the page shows; **unexplained miss**, with the "
         "readings tried. Every page opens with the paper's table as printed, ours beside each cell.",
