@@ -226,6 +226,13 @@ def _num(value) -> str:
     return "—" if pd.isna(value) else f"{value:.4g}"
 
 
+def _date_range(dates: list) -> str:
+    if not dates:
+        return "not recorded"
+    first, last = dates[0][:10], dates[-1][:10]
+    return first if first == last else f"{first} to {last}"
+
+
 def provenance_markdown(folder, table_ids) -> str:
     """Where each table's records were made, read from their stamps
     (:mod:`.provenance`): records, how many are stamped, commits, dates, CPUs."""
@@ -246,7 +253,7 @@ def provenance_markdown(folder, table_ids) -> str:
         dates = sorted(p["date"] for p in parsed)
         rows.append({"table": table_id, "records": len(stamps), "stamped": len(parsed), "commit": values("commit"),
                      "scale": values("scale"), "cpu": values("cpu"),
-                     "dates": f"{dates[0][:10]} to {dates[-1][:10]}" if dates else "not recorded"})
+                     "dates": _date_range(dates)})
     return "## Provenance of the records\n\n" + to_markdown(pd.DataFrame(rows), notes=(
         "Read from the records' `provenance` stamps (package version, git commit with `+dirty`, scale, "
         "Python and library versions, SVM-Light build, CPU, cores, threads, date; each page lists them "

@@ -40,12 +40,18 @@ def _version(distribution: str) -> str:
 @functools.lru_cache(maxsize=1)
 def git_commit() -> str:
     """The checkout's commit (12 hex digits), ``+dirty`` when tracked files
-    differ from it; ``unknown`` outside a git checkout (an installed package)."""
+    other than the workflow's outputs in ``paper_tables/`` (the published
+    transcriptions in ``paper_tables/published/`` count) differ from it;
+    ``unknown`` outside a git checkout (an installed package)."""
     root = Path(__file__).resolve().parents[2]
     try:
         head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"],
                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+        # the workflow's own outputs (paper_tables/) are tracked and rewritten while jobs
+        # run: only a change to anything else (code, config, transcriptions) is dirty
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no",
+                                "--", ".", ":(exclude)paper_tables/*.md", ":(exclude)paper_tables/*.csv",
+                                ":(exclude)paper_tables/*.png", ":(exclude)paper_tables/*.sha256"],
                                capture_output=True, text=True, timeout=30, check=True).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown"
