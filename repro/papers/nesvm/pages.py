@@ -19,7 +19,7 @@ from ... import published
 from ...experiments import TableOutput
 from ...experiments.figures import grid, shared_legend, single_x_note
 from ...experiments.report import png_bytes, pyplot
-from ...tables import compare, comparison_markdown, to_markdown
+from ...tables import NO_PUBLISHED, compare, comparison_markdown, not_run, to_markdown
 from . import jobs as N
 
 FIG4_C = 1.0
@@ -334,8 +334,9 @@ def images(records: pd.DataFrame, table_run) -> TableOutput:
     status = statuses(list(N.IMAGE_SETS), protocol.sets, table_run, dataset_names=names)
     sets = pd.DataFrame([{"dataset": name, "figure": fig, "registry": registry,
                           "train_fraction": frac,
-                          "status": status.get(name, "" if name in set(records.get("dataset", []))
-                                               else "not run (no records)"),
+                          # the figures' claims, judged nowhere when a set cannot be run
+                          "verdict": status.get(name, NO_PUBLISHED if name in set(records.get("dataset", []))
+                                                else not_run("records")),
                           "why": _why_unavailable(registry) if name in status else ""}
                          for name, (registry, frac, fig) in N.IMAGE_SETS.items()])
     shown = records.copy()
