@@ -2,6 +2,7 @@
 
 >>> from repro.solvers import GSSVM, SMO, HardMarginSVM, LinearSVM, LSVM, NESVM, Pegasos, LDM
 """
+from ._gram import PrecomputedGram
 from .gssvm import GSSVM
 from .ldm import LDM
 from .ldm_baselines import ASGDSVM, KMOMD, MAMC, SVM, BiasFreeSVM
@@ -11,7 +12,8 @@ from .nesvm import NESVM
 from .pegasos import Pegasos
 from .smo import SMO, HardMarginSVM
 
-# Every name here is an estimator that fits (tests/test_estimator_defaults.py).
+# Every name in __all__ is an estimator that fits (tests/test_estimator_defaults.py);
+# PrecomputedGram, a Gram matrix for repeated fits, is exported beside them.
 # The LDM paper's MDO is not one of them: repro.solvers.ldm_baselines.MDO only
 # says why it is not run (its fit raises NotImplementedError).
 __all__ = ["ASGDSVM", "BiasFreeSVM", "GSSVM", "KMOMD", "LDM", "MAMC", "NESVM", "SVM", "HardMarginSVM",

@@ -91,6 +91,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import ThreadpoolController
 
+from ._gram import PrecomputedGram, check_training_gram
+
 # The parameters every iterative solver shares, constrained once (the meaning is
 # documented in each estimator; ``random_state`` accepts None, an int or a
 # RandomState, as in scikit-learn).
@@ -135,20 +137,6 @@ def dense_product(A, B):
         _threadpools = ThreadpoolController()
     with _threadpools.limit(limits=1, user_api="blas"):
         return A @ B
-
-
-def _check_symmetric_gram(K):
-    """Refuse a Gram matrix that is not symmetric (to rounding): a cheap O(n^2)
-    check that catches a transposed or mismatched K(X_train, X_train). Positive
-    semi-definiteness is assumed, not checked (that would cost O(n^3)): with an
-    indefinite K the dual is not convex and a solver stops at a stationary point
-    that need not be the optimum."""
-    scale = float(np.max(np.abs(K), initial=0.0))
-    asym = float(np.max(np.abs(K - K.T), initial=0.0))
-    if asym > 1e-10 * scale:
-        i, j = np.unravel_index(int(np.argmax(np.abs(K - K.T))), K.shape)
-        raise ValueError(f"kernel='precomputed' needs a symmetric Gram matrix K(X_train, X_train); "
-                         f"K[{i}, {j}] - K[{j}, {i}] = {K[i, j] - K[j, i]:.3g} (largest |K| {scale:.3g})")
 
 
 # The kernel parameters every kernel estimator takes, constrained once. Every
@@ -399,6 +387,9 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like or CSR matrix of shape (n_samples, n_features)
+            With kernel='precomputed': K(X_train, X_train), an array or a
+            :class:`~repro.solvers.PrecomputedGram` (checked and cut once for
+            many fits; the same model bitwise).
         y : array-like of shape (n_samples,), at least two classes
 
         Returns
@@ -409,16 +400,23 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
             self._validate_params()
         check_kernel_parameters(self)  # finite gamma, coef0, degree whatever the constraints
         precomputed = self._precomputed()
-        X, y = validate_data(
-            self, X, y, accept_sparse=False if precomputed else "csr", dtype=np.float64, order="C",
-        )
-        if precomputed and X.shape[0] != X.shape[1]:
-            raise ValueError(
-                f"kernel='precomputed' needs the square Gram matrix K(X_train, X_train) "
-                f"in fit; got an array of shape {X.shape}."
+        gram = X if isinstance(X, PrecomputedGram) else None
+        if gram is not None:
+            if not precomputed:
+                kernel = getattr(self, "kernel", None)
+                has = f"has kernel={kernel!r}" if kernel is not None else "takes no kernel"
+                raise ValueError(
+                    f"{type(self).__name__}: a PrecomputedGram is a Gram matrix, for "
+                    f"kernel='precomputed'; this estimator {has}: pass the data X"
+                    f"{', or set kernel=' + repr('precomputed') if kernel is not None else ''}.")
+            X, y = gram.validate_fit(self, y)  # checked once, when it was wrapped
+        else:
+            X, y = validate_data(
+                self, X, y, accept_sparse=False if precomputed else "csr", dtype=np.float64,
+                order="C",
             )
-        if precomputed:
-            _check_symmetric_gram(X)
+            if precomputed:
+                check_training_gram(X)
         check_classification_targets(y)
         classes, y_idx = np.unique(y, return_inverse=True)
         if len(classes) < 2:
@@ -438,8 +436,12 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
                 rows, Xp, yp = np.arange(len(y_idx)), X, np.where(y_idx == pos, 1.0, -1.0)
             else:
                 rows = np.flatnonzero((y_idx == neg) | (y_idx == pos))
-                # np.take on both axes: the fastest contiguous sub-Gram (2x np.ix_)
-                Xp = np.take(np.take(X, rows, axis=0), rows, axis=1) if precomputed else X[rows]
+                if gram is not None:  # cut once per wrapper (repro.solvers._gram)
+                    Xp = gram.sub_gram(rows)
+                elif precomputed:  # the fastest contiguous sub-Gram (2x np.ix_)
+                    Xp = np.take(np.take(X, rows, axis=0), rows, axis=1)
+                else:
+                    Xp = X[rows]
                 yp = np.where(y_idx[rows] == pos, 1.0, -1.0)
             history = History(every)
             result = self._fit_binary(Xp, yp, history)

@@ -61,7 +61,7 @@ from ...experiments.report import split_means
 from ...experiments.selection import Selection, dataset_record, fold_record, select_and_test
 from ...experiments.splits import published_test_or_holdout, stratified_kfold
 from ...experiments.timing import interleaved_best_of, machine_record
-from ...solvers import GSSVM, SMO, HardMarginSVM
+from ...solvers import GSSVM, SMO, HardMarginSVM, PrecomputedGram
 
 PAPER = "gs_svm"
 GAMMA_TABLE1 = 0.05
@@ -218,7 +218,8 @@ class ScoreGrid:
     """Table 2's grid-scoring hook for one method (repro.experiments.selection):
     the validation accuracy of every grid point, trained on one split.
 
-    One kernel matrix exp(-theta D) per theta, shared by every C; SVMs walk C
+    One kernel matrix exp(-theta D) per theta, shared by every C (a
+    PrecomputedGram when several C share it); SVMs walk C
     upwards with warm starts (the multipliers at one C are feasible for the
     next). Prediction reads K(X_val, X_fit) columns of the support vectors."""
 
@@ -235,6 +236,12 @@ class ScoreGrid:
             K, K_val = np.exp(-theta * D_fit), np.exp(-theta * D_val)
             points = sorted((params.get("C", 0.0), g) for g, params in enumerate(grid)
                             if params["gamma"] == theta)
+            if len(points) > 1:
+                # checked and cut into one-vs-one sub-Grams once for every C (on
+                # Page that was most of a fit's time); K is a temporary, handed
+                # over uncopied. One fit (GS-SVMs, HM-SVMs) has nothing to share:
+                # a wrapper would only keep its sub-Grams in fresh memory.
+                K = PrecomputedGram(K, copy=False)
             model = self._model()
             for C, g in points:  # increasing C
                 if self.method == "SVMs":
