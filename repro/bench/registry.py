@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pandas as pd
 
-from . import kernel_svm, ldm_kernel, linear_svm, lsvm, nesvm, pass_floor, sgd, smo_cv
+from . import hard_margin, kernel_svm, ldm_kernel, linear_svm, lsvm, nesvm, pass_floor, sgd, smo_cv
 from .measure import COLUMNS, check_size
 
 COMPARISONS = {
     "kernel_svm": kernel_svm.compare,
+    "hard_margin": hard_margin.compare,
     "smo_cv": smo_cv.compare,
     "linear_svm": linear_svm.compare,
     "pegasos_sgd": sgd.pegasos_vs_sgd,
@@ -21,6 +22,7 @@ COMPARISONS = {
 #: what each comparison sets side by side, for the page's headings
 TITLES = {
     "kernel_svm": "GS-SVM and SMO beside LIBSVM (SVC)",
+    "hard_margin": "HardMarginSVM beside SVC at C = 1e6",
     "smo_cv": "10-fold cross-validation: SMO and GS-SVM beside SVC",
     "linear_svm": "LinearSVM beside LIBLINEAR -s 3",
     "pegasos_sgd": "Pegasos beside SGDClassifier",
@@ -31,7 +33,7 @@ TITLES = {
     "pass_floor": "The floor: one pass over the data (two bare products) per iteration",
 }
 #: the module whose docstring says how a comparison is made
-MODULES = {"kernel_svm": kernel_svm, "smo_cv": smo_cv, "linear_svm": linear_svm, "pegasos_sgd": sgd,
+MODULES = {"kernel_svm": kernel_svm, "hard_margin": hard_margin, "smo_cv": smo_cv, "linear_svm": linear_svm, "pegasos_sgd": sgd,
            "ldm_asgd_sgd": sgd, "nesvm": nesvm, "lsvm": lsvm, "ldm_kernel": ldm_kernel,
            "pass_floor": pass_floor}
 

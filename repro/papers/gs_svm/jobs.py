@@ -94,6 +94,12 @@ class Protocol:
     inner_folds: int
     speed_datasets: tuple = ("a4a", "w8a")
     speed_repeat: int = 3
+    # The SMO path of Table 2's SVM and HM-SVM columns (ScoreGrid): "keerthi"
+    # (Modification 2, what the committed records ran) or "second_order" (LIBSVM's
+    # WSS 2 with shrinking, issue 25: the same dual, stopping rule and final KKT
+    # check, several times faster on Page). The paper names no solver for these
+    # columns; the full protocol switches once Table 2 is rerun with it.
+    working_set: str = "keerthi"
 
 
 PROTOCOLS = {
@@ -223,8 +229,9 @@ class ScoreGrid:
     upwards with warm starts (the multipliers at one C are feasible for the
     next). Prediction reads K(X_val, X_fit) columns of the support vectors."""
 
-    def __init__(self, method: str):
+    def __init__(self, method: str, working_set: str = "keerthi"):
         self.method = method
+        self.working_set = working_set  # SMO's path for SVMs and HM-SVMs (Protocol.working_set)
         self.unconverged = 0       # one-vs-one problems stopped early, over every fit of this hook
         self.last_unconverged = 0  # the same, in the last call only (the layer's refit)
 
@@ -258,9 +265,10 @@ class ScoreGrid:
         if self.method == "GS-SVMs":
             return GSSVM(kernel="precomputed", history_every=None)
         if self.method == "HM-SVMs":
-            return HardMarginSVM(kernel="precomputed", max_iter=HM_MAX_ITER, history_every=None)
+            return HardMarginSVM(kernel="precomputed", max_iter=HM_MAX_ITER, history_every=None,
+                                 working_set=self.working_set)
         return SMO(kernel="precomputed", modification=2, kernel_cache=True, warm_start=True,
-                   history_every=None)
+                   history_every=None, working_set=self.working_set)
 
 
 def outer_splits(y, protocol: Protocol):
@@ -272,7 +280,8 @@ def select_method(X, y, outer, method: str, protocol: Protocol, hook: ScoreGrid 
     """Table 2's protocol for one outer split and one method: the layer's
     nested CV with this paper's grid and hook (pass ``hook`` to read its
     count of unconverged problems afterwards)."""
-    return select_and_test(X, y, outer, table2_grids(protocol)[method], hook or ScoreGrid(method),
+    return select_and_test(X, y, outer, table2_grids(protocol)[method],
+                           hook or ScoreGrid(method, protocol.working_set),
                            protocol.inner_folds, INNER_SEED, progress)
 
 
@@ -292,7 +301,7 @@ def run_cv_fold(protocol: Protocol, dataset: str, fold: int, methods=None) -> pd
     records = []
     for method in chosen_methods:
         start = time.perf_counter()
-        hook = ScoreGrid(method)
+        hook = ScoreGrid(method, protocol.working_set)
         progress.label = f"{dataset} outer fold {fold}, {method}"
         chosen = select_method(X, y, outer, method, protocol, hook, progress)
         seconds = time.perf_counter() - start
@@ -319,7 +328,7 @@ def refit(protocol: Protocol, record) -> dict:
     params = {"gamma": 2.0 ** record.log2_theta}
     if not np.isnan(record.log2_C):
         params["C"] = 2.0 ** record.log2_C
-    hook = ScoreGrid(record.method)
+    hook = ScoreGrid(record.method, protocol.working_set)
     accuracy = hook(X[outer.train], y[outer.train], X[outer.test], y[outer.test], [params])[0]
     return {"test_accuracy": float(accuracy), "refit_unconverged_problems": hook.last_unconverged}
 
@@ -400,7 +409,8 @@ def measure_inner_split(paper_name: str, protocol: Protocol, methods=None) -> pd
         if methods and method not in methods:
             continue
         start = time.perf_counter()
-        ScoreGrid(method)(X_tr[inner.train], y_tr[inner.train], X_tr[inner.test], y_tr[inner.test], grid)
+        ScoreGrid(method, protocol.working_set)(X_tr[inner.train], y_tr[inner.train],
+                                                X_tr[inner.test], y_tr[inner.test], grid)
         seconds = time.perf_counter() - start
         rows.append({"paper_dataset": paper_name, "n_samples": X.shape[0], "method": method,
                      "grid_points": len(grid), "seconds_one_split": seconds,
