@@ -25,6 +25,7 @@ def test_a_stamp_names_every_key_and_parses_back():
     assert list(values) == list(P.KEYS)
     assert values["scale"] == "quick" and values["threads"] == "2"
     assert values["numpy"] == __import__("numpy").__version__
+    assert int(values["peak_rss_mb"]) > 0  # the job's peak memory, for a cluster's request
     assert P.parse("") == {}
 
 

@@ -27,7 +27,8 @@ COLUMN = "provenance"
 LIBRARIES = {"numpy": "numpy", "scipy": "scipy", "scikit-learn": "scikit-learn",
              "libsvm": "libsvm-official", "liblinear": "liblinear-official"}
 #: the stamp's keys, in the order pages show them
-KEYS = ("repro", "commit", "scale", "python", *LIBRARIES, "svmlight", "cpu", "cores", "threads", "date")
+KEYS = ("repro", "commit", "scale", "python", *LIBRARIES, "svmlight", "cpu", "cores", "threads",
+        "peak_rss_mb", "date")
 
 
 def _version(distribution: str) -> str:
@@ -64,8 +65,18 @@ def _svmlight() -> str:
     return f"{SVMLIGHT_VERSION} (sdist sha256 {SDIST_SHA256[:12]})"
 
 
+def peak_rss_mb() -> int:
+    """The largest resident memory this process has held so far, in MB
+    (``getrusage``; Linux reports kilobytes): a job stamps it after its run,
+    so it is the job's peak, what a cluster's memory request must cover."""
+    import resource
+
+    return int(round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
+
+
 def stamp(scale: str, threads: int | None = None) -> str:
-    """The provenance of a job run now, as its records' ``provenance`` field."""
+    """The provenance of a job run now (call it after the job's work: it
+    records the peak memory so far), as its records' ``provenance`` field."""
     from .. import __version__
     from .timing import cpu_model
 
@@ -74,6 +85,7 @@ def stamp(scale: str, threads: int | None = None) -> str:
               **{key: _version(dist) for key, dist in LIBRARIES.items()},
               "svmlight": _svmlight(), "cpu": cpu_model(), "cores": str(os.cpu_count()),
               "threads": str(threads if threads is not None else os.environ.get("OMP_NUM_THREADS", "unpinned")),
+              "peak_rss_mb": str(peak_rss_mb()),
               "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
     for key, value in values.items():
         if ";" in value or "=" in value:
@@ -110,6 +122,10 @@ def summary_markdown(stamps, seeds: dict | None = None) -> str:
         values = pd.Series([p.get(key, "") for p in stamped])
         if key == "date":
             shown = values.min() if values.min() == values.max() else f"{values.min()} to {values.max()}"
+        elif key == "peak_rss_mb":  # per job: the range, what a cluster profile reads
+            numbers = pd.to_numeric(values, errors="coerce").dropna()
+            shown = ("not recorded" if numbers.empty else f"{numbers.min():g}" if numbers.min() == numbers.max()
+                     else f"{numbers.min():g} to {numbers.max():g}")
         else:
             counts = values.value_counts(sort=False)
             shown = counts.index[0] if len(counts) == 1 else \
