@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from .progress import duration
 
@@ -64,16 +63,9 @@ class Cost:
 def measured_seconds(spec, records_dir="paper_tables") -> dict:
     """Job file (relative to the table's job folder) -> its measured seconds,
     from the table's committed records; {} where none are committed."""
-    from .records import read_records
+    from .resources import measured
 
-    committed = Path(records_dir) / f"{spec.id}_records.csv"
-    if spec.cost is None or not committed.exists():
-        return {}
-    seconds = {}
-    for values, job in spec.job_files.check_jobs(read_records(committed, spec.schema)):
-        fields = dict(zip(spec.job_files.keys, values if isinstance(values, tuple) else (values,)))
-        seconds[spec.job_files.path("", **fields)] = float(spec.cost(job))
-    return seconds
+    return {path: m.seconds for path, m in measured(spec, records_dir).items()}
 
 
 def hours(seconds: float) -> str:

@@ -2,10 +2,13 @@
 
     python -m repro.papers rebuild gs_svm_table1 gs_svm_table2   [--tables paper_tables]
     python -m repro.papers resume ldm_table4                      [into] [--results results]
+    python -m repro.papers resources                              [--tables paper_tables]
 
 ``rebuild`` rewrites a table's page from its committed records
 (:mod:`repro.experiments.rebuild`); ``resume`` lays a table's committed records
-back as the workflow's job files (:mod:`repro.experiments.resume`).
+back as the workflow's job files (:mod:`repro.experiments.resume`); ``resources``
+prints what a cluster job of each table asks for, from its committed records
+(:mod:`repro.experiments.resources`).
 """
 import argparse
 import sys
@@ -33,6 +36,14 @@ def _resume(args):
         print(f"  {path}")
 
 
+def _resources(args):
+    from ..experiments.resources import table
+    from ..tables import to_markdown
+    from .catalog import TABLES
+
+    print(to_markdown(table(TABLES.values(), args.tables)), end="")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m repro.papers", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -47,6 +58,9 @@ def main(argv=None):
                                                   "<results>/full/<paper>/<table>)")
     p_resume.add_argument("--results", default="results", help="the workflow's results folder (config results_dir)")
     p_resume.set_defaults(run=_resume)
+    p_resources = commands.add_parser("resources", help="what a cluster job of each table asks for")
+    p_resources.add_argument("--tables", default="paper_tables", help="folder of the committed records")
+    p_resources.set_defaults(run=_resources)
     args = parser.parse_args(argv)
     args.run(args)
 

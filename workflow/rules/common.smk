@@ -39,7 +39,12 @@ TABLE_SPECS = {}
 def every_core(wildcards):
     """The threads of a timing job: every core, so that no other job runs beside
     it. A function, read when the job is scheduled, so that `snakemake --unlock`
-    needs no --cores; plan.smk counts such jobs as running alone."""
+    needs no --cores; plan.smk counts such jobs as running alone. On a cluster
+    (a non-local executor) there is no total to take: the job asks for config
+    cluster_timing_threads cores of its node, and its solvers stay pinned to the
+    threads its records state."""
+    if workflow.non_local_exec:
+        return int(config["cluster_timing_threads"])
     return workflow.cores
 
 
@@ -249,3 +254,34 @@ class _RestoredJobFilesFilter(logging.Filter):
 
 
 logging.getLogger("snakemake.logging").addFilter(_RestoredJobFilesFilter())
+
+
+# What a cluster job asks for (resources runtime, mem_mb), per job, from what it
+# measured in the committed records (repro.experiments.resources: 2x its seconds,
+# 1.5x its peak memory); a job not measured there gets config unmeasured_resources.
+# Read when Snakemake plans, so the requests follow the records as they change.
+_MEASURED_JOBS = {}
+
+
+def measured_resources(spec):
+    """The ``resources:`` of a table's experiment rule (to unpack)."""
+    from repro.experiments import resources as R
+
+    def job(wildcards):
+        if SCALE != "full":  # the committed records measure the full scale's jobs only
+            return None
+        if spec.id not in _MEASURED_JOBS:
+            _MEASURED_JOBS[spec.id] = R.measured(spec)
+        return _MEASURED_JOBS[spec.id].get(spec.job_files.path("", **dict(wildcards.items())))
+
+    def runtime(wildcards):
+        done = job(wildcards)
+        return R.runtime_minutes(done.seconds) if done else int(config["unmeasured_resources"]["runtime"])
+
+    def mem_mb(wildcards):
+        done = job(wildcards)
+        if done is None or done.peak_mb is None:
+            return int(config["unmeasured_resources"]["mem_mb"])
+        return R.mem_mb(done.peak_mb)
+
+    return {"runtime": runtime, "mem_mb": mem_mb}

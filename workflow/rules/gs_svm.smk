@@ -20,6 +20,8 @@ rule gs_svm_table1_record:
     params:
         table=GS_T1.id,
         scale=SCALE,
+    resources:
+        **measured_resources(GS_T1),
     conda:
         REPRO_ENV
     script:
@@ -38,6 +40,8 @@ rule gs_svm_table2_fold:
         scale=SCALE,
     wildcard_constraints:
         fold=r"\d+",
+    resources:
+        **measured_resources(GS_T2),
     conda:
         REPRO_ENV
     script:
@@ -97,6 +101,8 @@ rule gs_svm_speed_record:
         table=GS_SPEED.id,
         scale=SCALE,
     threads: every_core
+    resources:
+        **measured_resources(GS_SPEED),
     conda:
         REPRO_ENV
     script:

@@ -27,6 +27,8 @@ rule ldm_table2_record:
         scale=SCALE,
     wildcard_constraints:
         partition=r"\d+",
+    resources:
+        **measured_resources(LD_T2),
     conda:
         REPRO_ENV
     script:
@@ -45,6 +47,8 @@ rule ldm_table3_record:
         scale=SCALE,
     wildcard_constraints:
         partition=r"\d+",
+    resources:
+        **measured_resources(LD_T3),
     conda:
         REPRO_ENV
     script:
@@ -99,6 +103,8 @@ rule ldm_table4_record:
         scale=SCALE,
     wildcard_constraints:
         partition=r"\d+",
+    resources:
+        **measured_resources(LD_T4),
     conda:
         REPRO_ENV
     script:
@@ -133,6 +139,8 @@ rule ldm_table1_record:
     params:
         table="ldm_table1",
         scale=SCALE,
+    resources:
+        **measured_resources(LD_FIGS['ldm_table1']),
     conda:
         REPRO_ENV
     script:
@@ -169,6 +177,8 @@ rule ldm_figure1_record:
         scale=SCALE,
     wildcard_constraints:
         kernel="linear|rbf",
+    resources:
+        **measured_resources(LD_FIGS['ldm_figure1']),
     conda:
         REPRO_ENV
     script:
@@ -208,6 +218,8 @@ rule ldm_figure2_record:
         table="ldm_figure2",
         scale=SCALE,
     threads: every_core
+    resources:
+        **measured_resources(LD_FIGS['ldm_figure2']),
     conda:
         REPRO_ENV
     script:
@@ -245,6 +257,8 @@ rule ldm_figure3_record:
         scale=SCALE,
     wildcard_constraints:
         kernel="linear|rbf",
+    resources:
+        **measured_resources(LD_FIGS['ldm_figure3']),
     conda:
         REPRO_ENV
     script:

@@ -23,6 +23,8 @@ rule lsvm_convergence_record:
         scale=SCALE,
     wildcard_constraints:
         nu_times_m=r"\d+",
+    resources:
+        **measured_resources(LS_CONV),
     conda:
         REPRO_ENV
     script:
@@ -64,6 +66,8 @@ rule lsvm_scaling_record:
     wildcard_constraints:
         m=r"\d+",
     threads: every_core
+    resources:
+        **measured_resources(LS_SCALING),
     conda:
         REPRO_ENV
     script:
@@ -100,6 +104,8 @@ rule lsvm_accuracy_fold:
         scale=SCALE,
     wildcard_constraints:
         fold=r"\d+",
+    resources:
+        **measured_resources(LS_ACC),
     conda:
         REPRO_ENV
     script:

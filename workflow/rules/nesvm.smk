@@ -29,6 +29,8 @@ rule nesvm_time_record:
         set_id=r"\d+",
         C=r"[0-9.e+-]+",
     threads: every_core
+    resources:
+        **measured_resources(NE_TIME),
     conda:
         REPRO_ENV
     script:
@@ -69,6 +71,8 @@ rule nesvm_images_record:
     wildcard_constraints:
         C=r"[0-9.e+-]+",
     threads: every_core
+    resources:
+        **measured_resources(NE_IMAGES),
     conda:
         REPRO_ENV
     script:
@@ -106,6 +110,8 @@ rule nesvm_convergence_record:
     params:
         table=NE_CONV.id,
         scale=SCALE,
+    resources:
+        **measured_resources(NE_CONV),
     conda:
         REPRO_ENV
     script:
@@ -144,6 +150,8 @@ rule nesvm_readings_record:
     wildcard_constraints:
         mu=r"[0-9.e+-]+",
     threads: every_core
+    resources:
+        **measured_resources(NE_READINGS),
     conda:
         REPRO_ENV
     script:

@@ -27,6 +27,8 @@ rule pegasos_convergence_record:
     wildcard_constraints:
         job=r"pegasos_k\d+|baselines",
     threads: every_core
+    resources:
+        **measured_resources(PG_CONV),
     conda:
         REPRO_ENV
     script:
@@ -51,6 +53,8 @@ rule pegasos_convergence_svmlight:
     wildcard_constraints:
         job=PG_SVMLIGHT_JOB,
     threads: every_core
+    resources:
+        **measured_resources(PG_CONV),
     conda:
         REPRO_ENV
     script:
