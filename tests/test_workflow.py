@@ -42,10 +42,26 @@ def test_lint_is_clean(data_env):
     assert "Lints for" not in out, out
 
 
+def test_snakefmt_is_clean():
+    """The rules files are formatted as snakefmt formats them (a test extra)."""
+    exe = shutil.which("snakefmt")
+    if exe is None:
+        pytest.skip("snakefmt is not installed (pip install -e '.[test]')")
+    r = subprocess.run([exe, "--check", "workflow"], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
 def test_unknown_scale_is_refused(data_env):
     r = snakemake("-n", "--config", "scale=fast")
     assert r.returncode != 0
     assert "scale must be one of" in r.stdout + r.stderr
+
+
+def test_a_misspelt_key_or_a_wrong_kind_is_refused_by_the_schema(data_env):
+    r = snakemake("-n", "--config", "scael=quick")
+    assert r.returncode != 0 and "scael" in r.stdout + r.stderr
+    r = snakemake("-n", "--config", "skip_datasets=Page")  # a string where a list is expected
+    assert r.returncode != 0 and "skip_datasets" in r.stdout + r.stderr
 
 
 def test_the_old_profile_key_is_refused_with_the_new_name(data_env):

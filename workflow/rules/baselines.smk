@@ -21,15 +21,19 @@ import repro.baselines.svmlight
 # checkout's results/baselines/svmlight, or $REPRO_SVMLIGHT_DIR), so that the jobs
 # that use it find what this rule built; relative to the working directory when inside it.
 _SVMLIGHT_ABS = repro.baselines.svmlight.default_dir().resolve()
-SVMLIGHT_DIR = (os.path.relpath(_SVMLIGHT_ABS) if _SVMLIGHT_ABS.is_relative_to(os.getcwd())
-                else str(_SVMLIGHT_ABS))
+SVMLIGHT_DIR = (
+    os.path.relpath(_SVMLIGHT_ABS)
+    if _SVMLIGHT_ABS.is_relative_to(os.getcwd())
+    else str(_SVMLIGHT_ABS)
+)
 SVMLIGHT_BUILD = f"{SVMLIGHT_DIR}/build.json"
 # Asked once, and only when a job that needs it is planned. Cheap facts only: a C
 # compiler, and the sdist listed where pip looks (a folder or an index page is read;
 # the archive is neither downloaded nor run; issue 22 item 1). The build itself
 # checks the archive's sha256 before unpacking it.
 SVMLIGHT_BUILDABLE = functools.lru_cache(maxsize=1)(
-    lambda: repro.baselines.svmlight.why_unavailable(SVMLIGHT_DIR) is None)
+    lambda: repro.baselines.svmlight.why_unavailable(SVMLIGHT_DIR) is None
+)
 
 
 # A run: block, not shell: `python` on PATH need not be the interpreter that has

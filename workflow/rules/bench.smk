@@ -22,11 +22,11 @@ rule bench_comparison:
         log_path("bench", BENCH_SIZE, "{comparison}.log"),
     wildcard_constraints:
         comparison="|".join(BENCH_COMPARISONS),
-    params:
-        size=BENCH_SIZE,
-    threads: every_core
     conda:
         REPRO_ENV
+    threads: every_core
+    params:
+        size=BENCH_SIZE,
     script:
         "../scripts/bench.py"
 

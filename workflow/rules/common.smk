@@ -7,8 +7,16 @@ import re
 # (quick). Not "profile": that is Snakemake's own --profile (cluster settings).
 SCALES = ("full", "quick")
 if "profile" in config:
-    raise ValueError("config key 'profile' is now 'scale' (it collided with Snakemake's own "
-                     f"--profile): use --config scale={config['profile']}")
+    raise ValueError(
+        "config key 'profile' is now 'scale' (it collided with Snakemake's own "
+        f"--profile): use --config scale={config['profile']}"
+    )
+# Every key and the kind of its value (workflow/schemas/config.schema.yaml); after
+# the check above, so that the old key gets its own message.
+from snakemake.utils import validate
+
+validate(config, os.path.join(workflow.basedir, "schemas", "config.schema.yaml"))
+
 if config["scale"] not in SCALES:
     raise ValueError(f"config scale must be one of {SCALES}, got {config['scale']!r}")
 
@@ -52,8 +60,10 @@ def skipped_note(skipped):
     """The line a table prints when this run left some datasets out."""
     if not skipped:
         return ""
-    return (f"Not run in this workflow run (config skip_datasets): {', '.join(skipped)}; "
-            "their cells read 'not run (skipped by config)'.")
+    return (
+        f"Not run in this workflow run (config skip_datasets): {', '.join(skipped)}; "
+        "their cells read 'not run (skipped by config)'."
+    )
 
 
 def partial_note(partial):
@@ -62,16 +72,22 @@ def partial_note(partial):
     partial = [n for n in partial if n not in SKIP]
     if not partial:
         return ""
-    return (f"Built from the splits run so far (config partial_datasets): "
-            f"{', '.join(partial)}; a set with fewer splits than the protocol's is shown "
-            "apart and not compared.")
+    return (
+        f"Built from the splits run so far (config partial_datasets): "
+        f"{', '.join(partial)}; a set with fewer splits than the protocol's is shown "
+        "apart and not compared."
+    )
 
 
 def table_params(spec):
     """What the generic table script (scripts/table.py) needs to know about this
     run, for the table of a repro.experiments.TableSpec."""
-    return dict(table=spec.id, scale=SCALE, skipped=SKIP,
-                note=" ".join(filter(None, [skipped_note(SKIP), partial_note(PARTIAL)])))
+    return dict(
+        table=spec.id,
+        scale=SCALE,
+        skipped=SKIP,
+        note=" ".join(filter(None, [skipped_note(SKIP), partial_note(PARTIAL)])),
+    )
 
 
 # Lines saying what restore_committed laid back, printed with the plan.
@@ -93,7 +109,9 @@ def restore_committed(spec, protocol):
         return
     written = restore_jobs(spec, results=config["results_dir"])
     if written:
-        RESTORED.append(f"{spec.id}: {len(written)} job files laid back from {records_file(spec.id)}")
+        RESTORED.append(
+            f"{spec.id}: {len(written)} job files laid back from {records_file(spec.id)}"
+        )
 
 
 def table_inputs(spec, protocol):
@@ -108,8 +126,11 @@ def table_inputs(spec, protocol):
 
     def job_files(wildcards):
         at_plan()
-        return {"jobs": spec.job_paths(RESULTS, protocol, exclude=SKIP, partial=PARTIAL),
-                "stamp": stamp_input(spec.id)}
+        return {
+            "jobs": spec.job_paths(RESULTS, protocol, exclude=SKIP, partial=PARTIAL),
+            "stamp": stamp_input(spec.id),
+        }
+
     return job_files
 
 
@@ -133,6 +154,7 @@ def stamp_input(table_id):
     stamp = recompute_stamp(table_id)
     if workflow.is_main_process and not os.path.exists(stamp):
         from repro._io import write_text_atomic
+
         write_text_atomic(stamp, "")
     return [stamp if recomputed(table_id) else ancient(stamp)]
 
@@ -144,6 +166,7 @@ def job_inputs(spec, svmlight=False):
     laid back from the committed ones) is not rerun for want of a build: while
     there is none it does not wait for one, and once there is one its time is
     ignored (ancient); so planning such jobs neither builds nor probes."""
+
     def needs(wildcards):
         at_plan()
         files = stamp_input(spec.id)
@@ -151,9 +174,12 @@ def job_inputs(spec, svmlight=False):
             return files
         if os.path.exists(SVMLIGHT_BUILD):
             return files + [ancient(SVMLIGHT_BUILD)]
-        if spec.job_files.path(spec.folder(RESULTS), **dict(wildcards)).exists() and not recomputed(spec.id):
+        if spec.job_files.path(
+            spec.folder(RESULTS), **dict(wildcards)
+        ).exists() and not recomputed(spec.id):
             return files
         return files + ([SVMLIGHT_BUILD] if SVMLIGHT_BUILDABLE() else [])
+
     return needs
 
 
@@ -162,7 +188,8 @@ _PLANNED = []
 
 def plan_hook(wildcards):
     """The input of the rules with no other input function (data, builds): none,
-    but Snakemake planning them calls at_plan, so that their targets print the plan too."""
+    but Snakemake planning them calls at_plan, so that their targets print the plan too.
+    """
     at_plan()
     return []
 
@@ -181,7 +208,9 @@ def at_plan():
 
     for table_id in TABLE_SPECS:
         if recomputed(table_id):
-            write_text_atomic(recompute_stamp(table_id), f"recompute asked at {time.time()!r}\n")
+            write_text_atomic(
+                recompute_stamp(table_id), f"recompute asked at {time.time()!r}\n"
+            )
     for line in cost_lines():
         print(line, file=sys.stderr)
 
@@ -202,7 +231,9 @@ if config.get("data_cache"):
 # Downloads are attempted only when the canonical hosts answer (config download:
 # auto), so an offline machine plans only what its cache and mirror can give.
 if config["download"] == "auto":
-    DOWNLOAD = rd.sources.network_reachable("https://www.csie.ntu.edu.tw", timeout=3.0)[0]
+    DOWNLOAD = rd.sources.network_reachable("https://www.csie.ntu.edu.tw", timeout=3.0)[
+        0
+    ]
 else:
     DOWNLOAD = bool(config["download"])
 # Datasets this machine can obtain; the others are listed in paper_tables/datasets.md.
@@ -228,8 +259,12 @@ def in_report(path, table_id):
     """``path``, an output of a table's rule, marked for the report under its
     paper (category) and the table's title (subcategory)."""
     paper = _table_spec(table_id).paper
-    return report(path, caption=f"../report/{table_id}.rst", category=PAPER_NAMES[paper],
-                  subcategory=PAPER_SUMMARIES[paper].titles[table_id])
+    return report(
+        path,
+        caption=f"../report/{table_id}.rst",
+        category=PAPER_NAMES[paper],
+        subcategory=PAPER_SUMMARIES[paper].titles[table_id],
+    )
 
 
 import logging
@@ -248,8 +283,11 @@ class _RestoredJobFilesFilter(logging.Filter):
             return True
         if not self.said:
             type(self).said = True
-            print("Job files laid back from the committed records have no Snakemake metadata "
-                  "(they were not run here); the report's warning for each is not shown.", file=sys.stderr)
+            print(
+                "Job files laid back from the committed records have no Snakemake metadata "
+                "(they were not run here); the report's warning for each is not shown.",
+                file=sys.stderr,
+            )
         return False
 
 
@@ -272,11 +310,17 @@ def measured_resources(spec):
             return None
         if spec.id not in _MEASURED_JOBS:
             _MEASURED_JOBS[spec.id] = R.measured(spec)
-        return _MEASURED_JOBS[spec.id].get(spec.job_files.path("", **dict(wildcards.items())))
+        return _MEASURED_JOBS[spec.id].get(
+            spec.job_files.path("", **dict(wildcards.items()))
+        )
 
     def runtime(wildcards):
         done = job(wildcards)
-        return R.runtime_minutes(done.seconds) if done else int(config["unmeasured_resources"]["runtime"])
+        return (
+            R.runtime_minutes(done.seconds)
+            if done
+            else int(config["unmeasured_resources"]["runtime"])
+        )
 
     def mem_mb(wildcards):
         done = job(wildcards)

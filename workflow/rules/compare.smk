@@ -20,18 +20,21 @@ CMP_DIR = os.path.join(RESULTS, "solvers_compared")
 rule solvers_compared_set:
     input:
         # the previous set's rows (none for the first set)
-        lambda w: [os.path.join(CMP_DIR, f"{p}.csv") for p in CMP_SETS[:CMP_SETS.index(w.cmp_set)][-1:]],
+        lambda w: [
+            os.path.join(CMP_DIR, f"{p}.csv")
+            for p in CMP_SETS[: CMP_SETS.index(w.cmp_set)][-1:]
+        ],
     output:
         os.path.join(CMP_DIR, "{cmp_set}.csv"),
     log:
         log_path(SCALE, "solvers_compared", "{cmp_set}.log"),
     wildcard_constraints:
         cmp_set="|".join(map(re.escape, CMP_SETS)),
+    conda:
+        REPRO_ENV
     threads: every_core
     params:
         previous=lambda wildcards, input: f"--previous {input[0]}" if len(input) else "",
-    conda:
-        REPRO_ENV
     shell:
         "python -m repro.solvers_compared run {wildcards.cmp_set} --out {output} "
         "{params.previous} > {log} 2>&1"
@@ -45,9 +48,9 @@ rule solvers_compared:
         csv=os.path.join(TABLES, "solvers_compared.csv"),
     log:
         log_path(SCALE, "solvers_compared", "page.log"),
-    params:
-        out_dir=lambda w, output: os.path.dirname(output.md),
     conda:
         REPRO_ENV
+    params:
+        out_dir=lambda w, output: os.path.dirname(output.md),
     shell:
         "python -m repro.solvers_compared page {input} --out-dir {params.out_dir} > {log} 2>&1"

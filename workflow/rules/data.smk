@@ -8,12 +8,12 @@ rule fetch_dataset:
         f"{DATA_RECORDS}/{{dataset}}.json",
     log:
         log_path("data", "{dataset}.log"),
-    params:
-        download=DOWNLOAD,
     wildcard_constraints:
         dataset="|".join(map(re.escape, ALL_DATASETS)) if ALL_DATASETS else "$^",
     conda:
         REPRO_ENV
+    params:
+        download=DOWNLOAD,
     script:
         "../scripts/fetch_dataset.py"
 

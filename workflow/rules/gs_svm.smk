@@ -6,7 +6,9 @@
 # TableSpecs of repro/papers/gs_svm/tables.py.
 from repro.papers.gs_svm.tables import TABLES as GS_TABLES
 
-GS_T1, GS_T2, GS_SPEED = (GS_TABLES[t] for t in ("gs_svm_table1", "gs_svm_table2", "gs_svm_speed"))
+GS_T1, GS_T2, GS_SPEED = (
+    GS_TABLES[t] for t in ("gs_svm_table1", "gs_svm_table2", "gs_svm_speed")
+)
 GS_PROTOCOL = GS_T1.protocol(SCALE)
 
 
@@ -17,13 +19,13 @@ rule gs_svm_table1_record:
         f"{GS_T1.folder(RESULTS)}/{GS_T1.job_files.template}",
     log:
         log_path(SCALE, "gs_svm", "table1", "{dataset}", "{method}_C{C}.log"),
+    conda:
+        REPRO_ENV
+    resources:
+        **measured_resources(GS_T1),
     params:
         table=GS_T1.id,
         scale=SCALE,
-    resources:
-        **measured_resources(GS_T1),
-    conda:
-        REPRO_ENV
     script:
         "../scripts/record.py"
 
@@ -35,15 +37,15 @@ rule gs_svm_table2_fold:
         f"{GS_T2.folder(RESULTS)}/{GS_T2.job_files.template}",
     log:
         log_path(SCALE, "gs_svm", "table2", "{dataset}", "fold{fold}.log"),
+    wildcard_constraints:
+        fold=r"\d+",
+    conda:
+        REPRO_ENV
+    resources:
+        **measured_resources(GS_T2),
     params:
         table=GS_T2.id,
         scale=SCALE,
-    wildcard_constraints:
-        fold=r"\d+",
-    resources:
-        **measured_resources(GS_T2),
-    conda:
-        REPRO_ENV
     script:
         "../scripts/record.py"
 
@@ -60,10 +62,10 @@ rule gs_svm_table1:
         checksum=f"{TABLES}/gs_svm_table1_records.csv.sha256",
     log:
         log_path(SCALE, "gs_svm", "table1.log"),
-    params:
-        **table_params(GS_T1),
     conda:
         REPRO_ENV
+    params:
+        **table_params(GS_T1),
     script:
         "../scripts/table.py"
 
@@ -78,10 +80,10 @@ rule gs_svm_table2:
         checksum=f"{TABLES}/gs_svm_table2_records.csv.sha256",
     log:
         log_path(SCALE, "gs_svm", "table2.log"),
-    params:
-        **table_params(GS_T2),
     conda:
         REPRO_ENV
+    params:
+        **table_params(GS_T2),
     script:
         "../scripts/table.py"
 
@@ -97,14 +99,14 @@ rule gs_svm_speed_record:
         f"{GS_SPEED.folder(RESULTS)}/{GS_SPEED.job_files.template}",
     log:
         log_path(SCALE, "gs_svm", "speed", "{dataset}.log"),
-    params:
-        table=GS_SPEED.id,
-        scale=SCALE,
+    conda:
+        REPRO_ENV
     threads: every_core
     resources:
         **measured_resources(GS_SPEED),
-    conda:
-        REPRO_ENV
+    params:
+        table=GS_SPEED.id,
+        scale=SCALE,
     script:
         "../scripts/record.py"
 
@@ -119,10 +121,10 @@ rule gs_svm_speed_table:
         checksum=f"{TABLES}/gs_svm_speed_records.csv.sha256",
     log:
         log_path(SCALE, "gs_svm", "speed_table.log"),
-    params:
-        **table_params(GS_SPEED),
     conda:
         REPRO_ENV
+    params:
+        **table_params(GS_SPEED),
     script:
         "../scripts/table.py"
 

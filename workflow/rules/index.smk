@@ -18,9 +18,14 @@ rule paper_index:
     input:
         INDEX_INPUTS,
     output:
-        md=report(f"{TABLES}/README.md", caption="../report/index.rst", category="Index"),
-        agreement=report(expand(f"{TABLES}/{{paper}}_agreement.png", paper=PAPERS),
-                         caption="../report/agreement.rst", category="Index"),
+        md=report(
+            f"{TABLES}/README.md", caption="../report/index.rst", category="Index"
+        ),
+        agreement=report(
+            expand(f"{TABLES}/{{paper}}_agreement.png", paper=PAPERS),
+            caption="../report/agreement.rst",
+            category="Index",
+        ),
     log:
         log_path(SCALE, "paper_index.log"),
     conda:

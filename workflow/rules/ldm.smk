@@ -12,7 +12,9 @@ LD_T2, LD_T3, LD_T4 = (LD_TABLES[t] for t in ("ldm_table2", "ldm_table3", "ldm_t
 LD_PROTOCOL = LD_T2.protocol(SCALE)
 LD_LARGE_PROTOCOL = LD_T4.protocol(SCALE)
 # Table 1 and Figures 1-3 (figure_jobs.py): their own protocols
-LD_FIGS = {t: LD_TABLES[t] for t in ("ldm_table1", "ldm_figure1", "ldm_figure2", "ldm_figure3")}
+LD_FIGS = {
+    t: LD_TABLES[t] for t in ("ldm_table1", "ldm_figure1", "ldm_figure2", "ldm_figure3")
+}
 
 
 rule ldm_table2_record:
@@ -22,15 +24,15 @@ rule ldm_table2_record:
         f"{LD_T2.folder(RESULTS)}/{LD_T2.job_files.template}",
     log:
         log_path(SCALE, "ldm", "table2", "{dataset}", "partition{partition}.log"),
+    wildcard_constraints:
+        partition=r"\d+",
+    conda:
+        REPRO_ENV
+    resources:
+        **measured_resources(LD_T2),
     params:
         table=LD_T2.id,
         scale=SCALE,
-    wildcard_constraints:
-        partition=r"\d+",
-    resources:
-        **measured_resources(LD_T2),
-    conda:
-        REPRO_ENV
     script:
         "../scripts/record.py"
 
@@ -42,15 +44,15 @@ rule ldm_table3_record:
         f"{LD_T3.folder(RESULTS)}/{LD_T3.job_files.template}",
     log:
         log_path(SCALE, "ldm", "table3", "{dataset}", "partition{partition}.log"),
+    wildcard_constraints:
+        partition=r"\d+",
+    conda:
+        REPRO_ENV
+    resources:
+        **measured_resources(LD_T3),
     params:
         table=LD_T3.id,
         scale=SCALE,
-    wildcard_constraints:
-        partition=r"\d+",
-    resources:
-        **measured_resources(LD_T3),
-    conda:
-        REPRO_ENV
     script:
         "../scripts/record.py"
 
@@ -65,10 +67,10 @@ rule ldm_table2:
         checksum=f"{TABLES}/ldm_table2_records.csv.sha256",
     log:
         log_path(SCALE, "ldm", "table2.log"),
-    params:
-        **table_params(LD_T2),
     conda:
         REPRO_ENV
+    params:
+        **table_params(LD_T2),
     script:
         "../scripts/table.py"
 
@@ -83,10 +85,10 @@ rule ldm_table3:
         checksum=f"{TABLES}/ldm_table3_records.csv.sha256",
     log:
         log_path(SCALE, "ldm", "table3.log"),
-    params:
-        **table_params(LD_T3),
     conda:
         REPRO_ENV
+    params:
+        **table_params(LD_T3),
     script:
         "../scripts/table.py"
 
@@ -98,15 +100,15 @@ rule ldm_table4_record:
         f"{LD_T4.folder(RESULTS)}/{LD_T4.job_files.template}",
     log:
         log_path(SCALE, "ldm", "table4", "{dataset}", "partition{partition}.log"),
+    wildcard_constraints:
+        partition=r"\d+",
+    conda:
+        REPRO_ENV
+    resources:
+        **measured_resources(LD_T4),
     params:
         table=LD_T4.id,
         scale=SCALE,
-    wildcard_constraints:
-        partition=r"\d+",
-    resources:
-        **measured_resources(LD_T4),
-    conda:
-        REPRO_ENV
     script:
         "../scripts/record.py"
 
@@ -121,35 +123,37 @@ rule ldm_table4:
         checksum=f"{TABLES}/ldm_table4_records.csv.sha256",
     log:
         log_path(SCALE, "ldm", "table4.log"),
-    params:
-        **table_params(LD_T4),
     conda:
         REPRO_ENV
+    params:
+        **table_params(LD_T4),
     script:
         "../scripts/table.py"
 
 
 rule ldm_table1_record:
     input:
-        job_inputs(LD_FIGS['ldm_table1']),
+        job_inputs(LD_FIGS["ldm_table1"]),
     output:
         f"{LD_FIGS['ldm_table1'].folder(RESULTS)}/{LD_FIGS['ldm_table1'].job_files.template}",
     log:
         log_path(SCALE, "ldm", "table1", "{dataset}.log"),
+    conda:
+        REPRO_ENV
+    resources:
+        **measured_resources(LD_FIGS["ldm_table1"]),
     params:
         table="ldm_table1",
         scale=SCALE,
-    resources:
-        **measured_resources(LD_FIGS['ldm_table1']),
-    conda:
-        REPRO_ENV
     script:
         "../scripts/record.py"
 
 
 rule ldm_table1:
     input:
-        unpack(table_inputs(LD_FIGS["ldm_table1"], LD_FIGS["ldm_table1"].protocol(SCALE))),
+        unpack(
+            table_inputs(LD_FIGS["ldm_table1"], LD_FIGS["ldm_table1"].protocol(SCALE))
+        ),
     output:
         csv=in_report(f"{TABLES}/ldm_table1.csv", "ldm_table1"),
         md=f"{TABLES}/ldm_table1.md",
@@ -157,37 +161,41 @@ rule ldm_table1:
         checksum=f"{TABLES}/ldm_table1_records.csv.sha256",
     log:
         log_path(SCALE, "ldm", "table1.log"),
-    params:
-        **table_params(LD_FIGS["ldm_table1"]),
     conda:
         REPRO_ENV
+    params:
+        **table_params(LD_FIGS["ldm_table1"]),
     script:
         "../scripts/table.py"
 
 
 rule ldm_figure1_record:
     input:
-        job_inputs(LD_FIGS['ldm_figure1']),
+        job_inputs(LD_FIGS["ldm_figure1"]),
     output:
         f"{LD_FIGS['ldm_figure1'].folder(RESULTS)}/{LD_FIGS['ldm_figure1'].job_files.template}",
     log:
         log_path(SCALE, "ldm", "figure1", "{dataset}", "{kernel}.log"),
+    wildcard_constraints:
+        kernel="linear|rbf",
+    conda:
+        REPRO_ENV
+    resources:
+        **measured_resources(LD_FIGS["ldm_figure1"]),
     params:
         table="ldm_figure1",
         scale=SCALE,
-    wildcard_constraints:
-        kernel="linear|rbf",
-    resources:
-        **measured_resources(LD_FIGS['ldm_figure1']),
-    conda:
-        REPRO_ENV
     script:
         "../scripts/record.py"
 
 
 rule ldm_figure1:
     input:
-        unpack(table_inputs(LD_FIGS["ldm_figure1"], LD_FIGS["ldm_figure1"].protocol(SCALE))),
+        unpack(
+            table_inputs(
+                LD_FIGS["ldm_figure1"], LD_FIGS["ldm_figure1"].protocol(SCALE)
+            )
+        ),
     output:
         csv=in_report(f"{TABLES}/ldm_figure1.csv", "ldm_figure1"),
         md=f"{TABLES}/ldm_figure1.md",
@@ -196,10 +204,10 @@ rule ldm_figure1:
         png=in_report(f"{TABLES}/ldm_figure1.png", "ldm_figure1"),
     log:
         log_path(SCALE, "ldm", "figure1.log"),
-    params:
-        **table_params(LD_FIGS["ldm_figure1"]),
     conda:
         REPRO_ENV
+    params:
+        **table_params(LD_FIGS["ldm_figure1"]),
     script:
         "../scripts/table.py"
 
@@ -209,26 +217,30 @@ rule ldm_figure1:
 # job is scheduled, so that `snakemake --unlock` needs no --cores).
 rule ldm_figure2_record:
     input:
-        job_inputs(LD_FIGS['ldm_figure2']),
+        job_inputs(LD_FIGS["ldm_figure2"]),
     output:
         f"{LD_FIGS['ldm_figure2'].folder(RESULTS)}/{LD_FIGS['ldm_figure2'].job_files.template}",
     log:
         log_path(SCALE, "ldm", "figure2", "{dataset}.log"),
+    conda:
+        REPRO_ENV
+    threads: every_core
+    resources:
+        **measured_resources(LD_FIGS["ldm_figure2"]),
     params:
         table="ldm_figure2",
         scale=SCALE,
-    threads: every_core
-    resources:
-        **measured_resources(LD_FIGS['ldm_figure2']),
-    conda:
-        REPRO_ENV
     script:
         "../scripts/record.py"
 
 
 rule ldm_figure2:
     input:
-        unpack(table_inputs(LD_FIGS["ldm_figure2"], LD_FIGS["ldm_figure2"].protocol(SCALE))),
+        unpack(
+            table_inputs(
+                LD_FIGS["ldm_figure2"], LD_FIGS["ldm_figure2"].protocol(SCALE)
+            )
+        ),
     output:
         csv=in_report(f"{TABLES}/ldm_figure2.csv", "ldm_figure2"),
         md=f"{TABLES}/ldm_figure2.md",
@@ -237,37 +249,41 @@ rule ldm_figure2:
         png=in_report(f"{TABLES}/ldm_figure2.png", "ldm_figure2"),
     log:
         log_path(SCALE, "ldm", "figure2.log"),
-    params:
-        **table_params(LD_FIGS["ldm_figure2"]),
     conda:
         REPRO_ENV
+    params:
+        **table_params(LD_FIGS["ldm_figure2"]),
     script:
         "../scripts/table.py"
 
 
 rule ldm_figure3_record:
     input:
-        job_inputs(LD_FIGS['ldm_figure3']),
+        job_inputs(LD_FIGS["ldm_figure3"]),
     output:
         f"{LD_FIGS['ldm_figure3'].folder(RESULTS)}/{LD_FIGS['ldm_figure3'].job_files.template}",
     log:
         log_path(SCALE, "ldm", "figure3", "{dataset}", "{kernel}.log"),
+    wildcard_constraints:
+        kernel="linear|rbf",
+    conda:
+        REPRO_ENV
+    resources:
+        **measured_resources(LD_FIGS["ldm_figure3"]),
     params:
         table="ldm_figure3",
         scale=SCALE,
-    wildcard_constraints:
-        kernel="linear|rbf",
-    resources:
-        **measured_resources(LD_FIGS['ldm_figure3']),
-    conda:
-        REPRO_ENV
     script:
         "../scripts/record.py"
 
 
 rule ldm_figure3:
     input:
-        unpack(table_inputs(LD_FIGS["ldm_figure3"], LD_FIGS["ldm_figure3"].protocol(SCALE))),
+        unpack(
+            table_inputs(
+                LD_FIGS["ldm_figure3"], LD_FIGS["ldm_figure3"].protocol(SCALE)
+            )
+        ),
     output:
         csv=in_report(f"{TABLES}/ldm_figure3.csv", "ldm_figure3"),
         md=f"{TABLES}/ldm_figure3.md",
@@ -276,10 +292,10 @@ rule ldm_figure3:
         png=in_report(f"{TABLES}/ldm_figure3.png", "ldm_figure3"),
     log:
         log_path(SCALE, "ldm", "figure3.log"),
-    params:
-        **table_params(LD_FIGS["ldm_figure3"]),
     conda:
         REPRO_ENV
+    params:
+        **table_params(LD_FIGS["ldm_figure3"]),
     script:
         "../scripts/table.py"
 

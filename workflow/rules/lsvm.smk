@@ -7,7 +7,9 @@
 # repro/papers/lsvm/tables.py.
 from repro.papers.lsvm.tables import TABLES as LS_TABLES
 
-LS_CONV, LS_SCALING, LS_ACC = (LS_TABLES[t] for t in ("lsvm_convergence", "lsvm_scaling", "lsvm_accuracy"))
+LS_CONV, LS_SCALING, LS_ACC = (
+    LS_TABLES[t] for t in ("lsvm_convergence", "lsvm_scaling", "lsvm_accuracy")
+)
 LS_PROTOCOL = LS_CONV.protocol(SCALE)
 
 
@@ -18,15 +20,15 @@ rule lsvm_convergence_record:
         f"{LS_CONV.folder(RESULTS)}/{LS_CONV.job_files.template}",
     log:
         log_path(SCALE, "lsvm", "convergence", "{dataset}", "nu{nu_times_m}_over_m.log"),
+    wildcard_constraints:
+        nu_times_m=r"\d+",
+    conda:
+        REPRO_ENV
+    resources:
+        **measured_resources(LS_CONV),
     params:
         table=LS_CONV.id,
         scale=SCALE,
-    wildcard_constraints:
-        nu_times_m=r"\d+",
-    resources:
-        **measured_resources(LS_CONV),
-    conda:
-        REPRO_ENV
     script:
         "../scripts/record.py"
 
@@ -42,10 +44,10 @@ rule lsvm_convergence:
         png=in_report(f"{TABLES}/lsvm_convergence.png", "lsvm_convergence"),
     log:
         log_path(SCALE, "lsvm", "convergence.log"),
-    params:
-        **table_params(LS_CONV),
     conda:
         REPRO_ENV
+    params:
+        **table_params(LS_CONV),
     script:
         "../scripts/table.py"
 
@@ -60,16 +62,16 @@ rule lsvm_scaling_record:
         f"{LS_SCALING.folder(RESULTS)}/{LS_SCALING.job_files.template}",
     log:
         log_path(SCALE, "lsvm", "scaling", "m{m}.log"),
-    params:
-        table=LS_SCALING.id,
-        scale=SCALE,
     wildcard_constraints:
         m=r"\d+",
+    conda:
+        REPRO_ENV
     threads: every_core
     resources:
         **measured_resources(LS_SCALING),
-    conda:
-        REPRO_ENV
+    params:
+        table=LS_SCALING.id,
+        scale=SCALE,
     script:
         "../scripts/record.py"
 
@@ -84,10 +86,10 @@ rule lsvm_scaling:
         checksum=f"{TABLES}/lsvm_scaling_records.csv.sha256",
     log:
         log_path(SCALE, "lsvm", "scaling.log"),
-    params:
-        **table_params(LS_SCALING),
     conda:
         REPRO_ENV
+    params:
+        **table_params(LS_SCALING),
     script:
         "../scripts/table.py"
 
@@ -99,15 +101,15 @@ rule lsvm_accuracy_fold:
         f"{LS_ACC.folder(RESULTS)}/{LS_ACC.job_files.template}",
     log:
         log_path(SCALE, "lsvm", "accuracy", "{dataset}", "fold{fold}.log"),
+    wildcard_constraints:
+        fold=r"\d+",
+    conda:
+        REPRO_ENV
+    resources:
+        **measured_resources(LS_ACC),
     params:
         table=LS_ACC.id,
         scale=SCALE,
-    wildcard_constraints:
-        fold=r"\d+",
-    resources:
-        **measured_resources(LS_ACC),
-    conda:
-        REPRO_ENV
     script:
         "../scripts/record.py"
 
@@ -122,10 +124,10 @@ rule lsvm_accuracy:
         checksum=f"{TABLES}/lsvm_accuracy_records.csv.sha256",
     log:
         log_path(SCALE, "lsvm", "accuracy.log"),
-    params:
-        **table_params(LS_ACC),
     conda:
         REPRO_ENV
+    params:
+        **table_params(LS_ACC),
     script:
         "../scripts/table.py"
 

@@ -10,7 +10,9 @@ NE_TIME, NE_IMAGES = NE_TABLES["nesvm_time"], NE_TABLES["nesvm_images"]
 NE_PROTOCOL = NE_TIME.protocol(SCALE)
 NE_IMAGE_PROTOCOL = NE_IMAGES.protocol(SCALE)
 NE_CONV, NE_READINGS = NE_TABLES["nesvm_convergence"], NE_TABLES["nesvm_readings"]
-NE_CONV_PROTOCOL, NE_READINGS_PROTOCOL = NE_CONV.protocol(SCALE), NE_READINGS.protocol(SCALE)
+NE_CONV_PROTOCOL, NE_READINGS_PROTOCOL = NE_CONV.protocol(SCALE), NE_READINGS.protocol(
+    SCALE
+)
 
 
 # Timing jobs take every core (threads: every_core, common.smk, read when the job is
@@ -22,17 +24,17 @@ rule nesvm_time_record:
         f"{NE_TIME.folder(RESULTS)}/{NE_TIME.job_files.template}",
     log:
         log_path(SCALE, "nesvm", "time", "set{set_id}", "C{C}.log"),
-    params:
-        table=NE_TIME.id,
-        scale=SCALE,
     wildcard_constraints:
         set_id=r"\d+",
         C=r"[0-9.e+-]+",
+    conda:
+        REPRO_ENV
     threads: every_core
     resources:
         **measured_resources(NE_TIME),
-    conda:
-        REPRO_ENV
+    params:
+        table=NE_TIME.id,
+        scale=SCALE,
     script:
         "../scripts/record.py"
 
@@ -48,10 +50,10 @@ rule nesvm_time:
         png=in_report(f"{TABLES}/nesvm_time.png", "nesvm_time"),
     log:
         log_path(SCALE, "nesvm", "time.log"),
-    params:
-        **table_params(NE_TIME),
     conda:
         REPRO_ENV
+    params:
+        **table_params(NE_TIME),
     script:
         "../scripts/table.py"
 
@@ -65,16 +67,16 @@ rule nesvm_images_record:
         f"{NE_IMAGES.folder(RESULTS)}/{NE_IMAGES.job_files.template}",
     log:
         log_path(SCALE, "nesvm", "images", "{dataset}", "C{C}.log"),
-    params:
-        table=NE_IMAGES.id,
-        scale=SCALE,
     wildcard_constraints:
         C=r"[0-9.e+-]+",
+    conda:
+        REPRO_ENV
     threads: every_core
     resources:
         **measured_resources(NE_IMAGES),
-    conda:
-        REPRO_ENV
+    params:
+        table=NE_IMAGES.id,
+        scale=SCALE,
     script:
         "../scripts/record.py"
 
@@ -89,10 +91,10 @@ rule nesvm_images:
         checksum=f"{TABLES}/nesvm_images_records.csv.sha256",
     log:
         log_path(SCALE, "nesvm", "images.log"),
-    params:
-        **table_params(NE_IMAGES),
     conda:
         REPRO_ENV
+    params:
+        **table_params(NE_IMAGES),
     script:
         "../scripts/table.py"
 
@@ -107,13 +109,13 @@ rule nesvm_convergence_record:
         f"{NE_CONV.folder(RESULTS)}/{NE_CONV.job_files.template}",
     log:
         log_path(SCALE, "nesvm", "convergence", "{dataset}.log"),
+    conda:
+        REPRO_ENV
+    resources:
+        **measured_resources(NE_CONV),
     params:
         table=NE_CONV.id,
         scale=SCALE,
-    resources:
-        **measured_resources(NE_CONV),
-    conda:
-        REPRO_ENV
     script:
         "../scripts/record.py"
 
@@ -129,10 +131,10 @@ rule nesvm_convergence:
         png=in_report(f"{TABLES}/nesvm_convergence.png", "nesvm_convergence"),
     log:
         log_path(SCALE, "nesvm", "convergence.log"),
-    params:
-        **table_params(NE_CONV),
     conda:
         REPRO_ENV
+    params:
+        **table_params(NE_CONV),
     script:
         "../scripts/table.py"
 
@@ -144,16 +146,16 @@ rule nesvm_readings_record:
         f"{NE_READINGS.folder(RESULTS)}/{NE_READINGS.job_files.template}",
     log:
         log_path(SCALE, "nesvm", "readings", "{reading}", "mu{mu}.log"),
-    params:
-        table=NE_READINGS.id,
-        scale=SCALE,
     wildcard_constraints:
         mu=r"[0-9.e+-]+",
+    conda:
+        REPRO_ENV
     threads: every_core
     resources:
         **measured_resources(NE_READINGS),
-    conda:
-        REPRO_ENV
+    params:
+        table=NE_READINGS.id,
+        scale=SCALE,
     script:
         "../scripts/record.py"
 
@@ -168,10 +170,10 @@ rule nesvm_readings:
         checksum=f"{TABLES}/nesvm_readings_records.csv.sha256",
     log:
         log_path(SCALE, "nesvm", "readings.log"),
-    params:
-        **table_params(NE_READINGS),
     conda:
         REPRO_ENV
+    params:
+        **table_params(NE_READINGS),
     script:
         "../scripts/table.py"
 

@@ -21,16 +21,16 @@ rule pegasos_convergence_record:
         f"{PG_CONV.folder(RESULTS)}/{PG_CONV.job_files.template}",
     log:
         log_path(SCALE, "pegasos", "convergence", "{dataset}", "{job}.log"),
-    params:
-        table=PG_CONV.id,
-        scale=SCALE,
     wildcard_constraints:
         job=r"pegasos_k\d+|baselines",
+    conda:
+        REPRO_ENV
     threads: every_core
     resources:
         **measured_resources(PG_CONV),
-    conda:
-        REPRO_ENV
+    params:
+        table=PG_CONV.id,
+        scale=SCALE,
     script:
         "../scripts/record.py"
 
@@ -47,16 +47,16 @@ rule pegasos_convergence_svmlight:
         f"{PG_CONV.folder(RESULTS)}/{PG_CONV.job_files.template}",
     log:
         log_path(SCALE, "pegasos", "convergence", "{dataset}", "{job}.log"),
-    params:
-        table=PG_CONV.id,
-        scale=SCALE,
     wildcard_constraints:
         job=PG_SVMLIGHT_JOB,
+    conda:
+        REPRO_ENV
     threads: every_core
     resources:
         **measured_resources(PG_CONV),
-    conda:
-        REPRO_ENV
+    params:
+        table=PG_CONV.id,
+        scale=SCALE,
     script:
         "../scripts/record.py"
 
@@ -72,10 +72,10 @@ rule pegasos_convergence:
         png=in_report(f"{TABLES}/pegasos_convergence.png", "pegasos_convergence"),
     log:
         log_path(SCALE, "pegasos", "convergence.log"),
-    params:
-        **table_params(PG_CONV),
     conda:
         REPRO_ENV
+    params:
+        **table_params(PG_CONV),
     script:
         "../scripts/table.py"
 

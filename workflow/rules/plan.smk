@@ -13,7 +13,9 @@ from snakemake.iocontainers import Wildcards
 
 from repro.experiments import cost as COST
 
-with open(os.path.join(workflow.basedir, "config", "measured.yaml"), encoding="utf-8") as _f:
+with open(
+    os.path.join(workflow.basedir, "config", "measured.yaml"), encoding="utf-8"
+) as _f:
     MEASURED = yaml.safe_load(_f)
 
 
@@ -29,7 +31,7 @@ class Plan:
 
     def __init__(self, targets, forced_rules=(), force_all=False, force_targets=False):
         self.producers = [r for r in workflow.rules if r.output]
-        self.jobs = {}       # key -> (step, outputs, [(input file, producer key or None)])
+        self.jobs = {}  # key -> (step, outputs, [(input file, producer key or None)])
         self.consumers = {}  # key -> {consumer key: [files]}
         wanted = []
         for target in targets:
@@ -40,23 +42,40 @@ class Plan:
             else:
                 wanted.append(self.of_file(target))
         wanted = [k for k in wanted if k is not None]
-        need = {key for key in self.jobs if self.reason(key, key in wanted, forced_rules, force_all,
-                                                          force_targets and key in wanted)}
+        need = {
+            key
+            for key in self.jobs
+            if self.reason(
+                key,
+                key in wanted,
+                forced_rules,
+                force_all,
+                force_targets and key in wanted,
+            )
+        }
         queue = list(need)
         while queue:
             key = queue.pop()
             for f, producer in self.jobs[key][2]:
-                if producer is not None and producer not in need and not os.path.exists(str(f)):
+                if (
+                    producer is not None
+                    and producer not in need
+                    and not os.path.exists(str(f))
+                ):
                     need.add(producer)
                     queue.append(producer)
             for consumer, files in self.consumers.get(key, {}).items():
-                if consumer not in need and not all(is_flagged(f, "ancient") and os.path.exists(str(f)) for f in files):
+                if consumer not in need and not all(
+                    is_flagged(f, "ancient") and os.path.exists(str(f)) for f in files
+                ):
                     need.add(consumer)
                     queue.append(consumer)
         self.runs = {}
         for key in need:
             step, outputs, _ = self.jobs[key]
-            self.runs.setdefault(step.name, []).append(outputs[0] if outputs else step.name)
+            self.runs.setdefault(step.name, []).append(
+                outputs[0] if outputs else step.name
+            )
 
     def of_file(self, path):
         """The key of the job that makes ``path`` (None: no rule makes it)."""
@@ -88,10 +107,15 @@ class Plan:
         if not all(os.path.exists(o) for o in outputs):
             return is_target
         oldest = min(os.path.getmtime(o) for o in outputs)
-        script = step.script and os.path.join(os.path.dirname(step.snakefile), step.script)
-        return (any(not is_flagged(f, "ancient") and os.path.exists(str(f)) and os.path.getmtime(str(f)) > oldest
-                    for f, _ in inputs)
-                or bool(script and os.path.getmtime(script) > oldest))
+        script = step.script and os.path.join(
+            os.path.dirname(step.snakefile), step.script
+        )
+        return any(
+            not is_flagged(f, "ancient")
+            and os.path.exists(str(f))
+            and os.path.getmtime(str(f)) > oldest
+            for f, _ in inputs
+        ) or bool(script and os.path.getmtime(script) > oldest)
 
 
 def record_table(path):
@@ -99,7 +123,7 @@ def record_table(path):
     for table_id, (spec, _) in TABLE_SPECS.items():
         folder = spec.folder(RESULTS) + "/"
         if path.startswith(folder):
-            return table_id, path[len(folder):]
+            return table_id, path[len(folder) :]
     return None, None
 
 
@@ -117,7 +141,10 @@ def plan_cost(plan):
             seconds = None
             if table is not None and SCALE == "full":
                 if table not in measured:
-                    measured[table] = {str(k): v for k, v in COST.measured_seconds(TABLE_SPECS[table][0]).items()}
+                    measured[table] = {
+                        str(k): v
+                        for k, v in COST.measured_seconds(TABLE_SPECS[table][0]).items()
+                    }
                 seconds = measured[table].get(rel)
             jobs.append(COST.Job(seconds, every, table))
     return COST.Cost(jobs)
@@ -128,7 +155,12 @@ def cost_lines():
     and what the whole run costs from scratch."""
     targets = sorted(workflow.dag_settings.targets) or [workflow.default_target]
     forced = set(workflow.dag_settings.forcerun)
-    plan = Plan(targets, forced, workflow.dag_settings.forceall, workflow.dag_settings.forcetargets)
+    plan = Plan(
+        targets,
+        forced,
+        workflow.dag_settings.forceall,
+        workflow.dag_settings.forcetargets,
+    )
     cost = plan_cost(plan)
     try:
         cores = workflow.cores
@@ -137,8 +169,10 @@ def cost_lines():
     here = os.cpu_count() or 1
     start = MEASURED["job_start_seconds"]
     experiment = [j for j in cost.jobs if j.table is not None]
-    lines = [f"Plan ({SCALE} scale, target {' '.join(targets)}): {len(cost.jobs)} jobs to run: "
-             f"{len(experiment)} experiment jobs, {len(cost.jobs) - len(experiment)} table, data and build steps"]
+    lines = [
+        f"Plan ({SCALE} scale, target {' '.join(targets)}): {len(cost.jobs)} jobs to run: "
+        f"{len(experiment)} experiment jobs, {len(cost.jobs) - len(experiment)} table, data and build steps"
+    ]
     lines += [f"  {line}" for line in RESTORED]
     per_table = {}
     for j in experiment:
@@ -148,27 +182,52 @@ def cost_lines():
         total = len(spec.job_paths(RESULTS, protocol, exclude=SKIP, partial=PARTIAL))
         measured = COST.Cost(jobs)
         known = len(jobs) - measured.unmeasured
-        said = (f"{COST.hours(measured.measured)} of one core as measured" if known == len(jobs) else
-                f"{COST.hours(measured.measured)} of one core as measured for {known} of them" if known else
-                "not measured (no committed records of them)")
-        lines.append(f"  {table}: {len(jobs)} of {total} jobs to run" + (f", {said}" if SCALE == "full" else ""))
+        said = (
+            f"{COST.hours(measured.measured)} of one core as measured"
+            if known == len(jobs)
+            else (
+                f"{COST.hours(measured.measured)} of one core as measured for {known} of them"
+                if known
+                else "not measured (no committed records of them)"
+            )
+        )
+        lines.append(
+            f"  {table}: {len(jobs)} of {total} jobs to run"
+            + (f", {said}" if SCALE == "full" else "")
+        )
     if SCALE == "full":
-        lines.append(f"  cost: about {COST.hours(cost.cpu_seconds(start))} of one core: the experiment jobs' "
-                     f"measured {COST.hours(cost.measured)}"
-                     + (f" ({cost.unmeasured} of them not measured)" if cost.unmeasured else "")
-                     + f", and about {start:g} s to start each job")
+        lines.append(
+            f"  cost: about {COST.hours(cost.cpu_seconds(start))} of one core: the experiment jobs' "
+            f"measured {COST.hours(cost.measured)}"
+            + (f" ({cost.unmeasured} of them not measured)" if cost.unmeasured else "")
+            + f", and about {start:g} s to start each job"
+        )
         cap = f" (this machine has {here})" if cores > here else ""
-        lines.append(f"  expected wall time at --cores {cores}{cap}: about "
-                     f"{COST.hours(cost.wall_seconds(min(cores, here), start))}")
+        lines.append(
+            f"  expected wall time at --cores {cores}{cap}: about "
+            f"{COST.hours(cost.wall_seconds(min(cores, here), start))}"
+        )
         whole = plan_cost(Plan([workflow.default_target], force_all=True))
-        at = "" if cores == 8 else f", {COST.hours(whole.wall_seconds(cores, start))} at --cores {cores}"
-        lines.append(f"The whole full run, every job from scratch: {COST.hours(whole.cpu_seconds(start))} of "
-                     f"one core ({len(whole.jobs)} jobs), about {COST.hours(whole.wall_seconds(8, start))} "
-                     f"wall at --cores 8 on 8 free cores{at}")
+        at = (
+            ""
+            if cores == 8
+            else f", {COST.hours(whole.wall_seconds(cores, start))} at --cores {cores}"
+        )
+        lines.append(
+            f"The whole full run, every job from scratch: {COST.hours(whole.cpu_seconds(start))} of "
+            f"one core ({len(whole.jobs)} jobs), about {COST.hours(whole.wall_seconds(8, start))} "
+            f"wall at --cores 8 on 8 free cores{at}"
+        )
     else:
         q = MEASURED["quick"]
-        share = COST.hours(q["cpu_seconds"] * len(cost.jobs) / q["jobs"]) if q["jobs"] else "not measured"
-        lines.append(f"  cost: about {share} of one core; the whole quick run measured "
-                     f"{COST.hours(q['cpu_seconds'])} of one core for its {q['jobs']} jobs and "
-                     f"{COST.hours(q['wall_seconds'])} wall at --cores {q['cores']} ({q['when']})")
+        share = (
+            COST.hours(q["cpu_seconds"] * len(cost.jobs) / q["jobs"])
+            if q["jobs"]
+            else "not measured"
+        )
+        lines.append(
+            f"  cost: about {share} of one core; the whole quick run measured "
+            f"{COST.hours(q['cpu_seconds'])} of one core for its {q['jobs']} jobs and "
+            f"{COST.hours(q['wall_seconds'])} wall at --cores {q['cores']} ({q['when']})"
+        )
     return lines

@@ -8,7 +8,9 @@ import sys
 try:
     import repro.preflight
 except ImportError as exc:
-    raise WorkflowError(f"the repro package does not import with this Python ({sys.executable}): {exc}. "
-                        "Install it from the checkout: pip install -e .") from None
+    raise WorkflowError(
+        f"the repro package does not import with this Python ({sys.executable}): {exc}. "
+        "Install it from the checkout: pip install -e ."
+    ) from None
 if workflow.is_main_process and (_missing := repro.preflight.problems()):
     raise WorkflowError(repro.preflight.message(_missing))
