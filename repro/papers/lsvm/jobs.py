@@ -301,8 +301,9 @@ class AccuracyGrid:
     features scaled to [-1, 1] on the training part (as the GS-SVM paper's
     Table 2), then every grid point fitted and scored. LSVM: the linear
     estimator at nu = 2^k (its alpha and tol the authors' defaults); SVM: the
-    soft-margin SVM with a linear kernel and a bias (our SMO, Modification 2,
-    tolerance 1e-3) at C = 2^k."""
+    soft-margin SVM with a linear kernel and a bias (our SMO on its second-order
+    path, issue 25: the same dual and stopping rule as Modification 2, tolerance
+    1e-3, several times faster) at C = 2^k."""
 
     def __init__(self, method: str):
         if method not in ACCURACY_METHODS:
@@ -321,7 +322,8 @@ class AccuracyGrid:
             if self.method == "LSVM":
                 model = LSVM(nu=params["nu"], tol=TOL, max_iter=MAX_ITER, history_every=None)
             else:
-                model = SMO(C=params["C"], kernel="linear", modification=2, history_every=None)
+                model = SMO(C=params["C"], kernel="linear", working_set="second_order",
+                            history_every=None)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)  # counted just below
                 scores[g] = model.fit(A, y_fit).score(B, y_val)
