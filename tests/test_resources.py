@@ -21,3 +21,13 @@ def test_requests_are_the_measured_time_and_memory_with_their_margins():
 def test_the_summary_names_every_table():
     summary = R.table(TABLES.values())
     assert list(summary["table"]) == list(TABLES)
+
+
+def test_the_readmes_longest_job_is_what_the_records_measured():
+    from pathlib import Path
+
+    jobs = R.measured(TABLES["gs_svm_table2"])
+    longest = max(m.seconds for m in jobs.values())
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    stated = f"({longest:,.0f} s measured, {R.runtime_minutes(longest)} minutes asked"
+    assert stated in " ".join(readme.split()), stated

@@ -8,7 +8,6 @@ the committed records beside it: their pages must equal the committed ones
 asked SLURM for the runtime and memory its committed records measured."""
 import shutil
 import subprocess
-from pathlib import Path
 
 import pandas as pd
 import pytest

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import warnings
 
-import numpy as np
-
 from .measure import check_size, row, side_by_side
 
 NAME = "ldm_kernel"

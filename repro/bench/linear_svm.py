@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..objectives import hinge_primal
+from ..baselines.liblinear import coefficients
 from . import liblinear
 from .data import binary
 from .measure import call, check_size, row, side_by_side
@@ -45,7 +46,7 @@ def compare(size: str) -> list[dict]:
             measured = side_by_side(makers, call, REPEAT[size])
             ours = measured.result("LinearSVM")
             w, b = ours.coef_.ravel(), float(ours.intercept_[0])
-            lw, lb = liblinear.coefficients(measured.result(BASELINE), X.shape[1])
+            lw, lb = coefficients(measured.result(BASELINE), X.shape[1])
             acc = (float(ours.score(X, y)), float(np.mean(np.where(X @ lw + lb > 0, 1.0, -1.0) == y)))
             rows.append(row(NAME, "LinearSVM", BASELINE, name,
                             f"C {C:g}, -B 1, tol (-e) {tol:g}; {X.shape[0]} x {X.shape[1]}; "

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..objectives import squared_hinge_primal
+from ..baselines.liblinear import coefficients
 from . import liblinear
 from .measure import call, check_size, row, side_by_side
 
@@ -38,7 +39,7 @@ def compare(size: str) -> list[dict]:
     measured = side_by_side(makers, call, REPEAT[size])
     ours = measured.result("LSVM")
     w, gamma = ours.coef_[0], -float(ours.intercept_[0])
-    lw, lb = liblinear.coefficients(measured.result(BASELINE), A.shape[1])
+    lw, lb = coefficients(measured.result(BASELINE), A.shape[1])
     acc = (float(ours.score(A, d)), float(np.mean(np.where(A @ lw + lb > 0, 1.0, -1.0) == d)))
     return [row(NAME, "LSVM", BASELINE, "synthetic (lsvm_scaling's data)",
                 f"m {m}, n {A.shape[1]}, nu 1/m (LIBLINEAR C = nu/2); LSVM {int(ours.n_iter_)} iterations",

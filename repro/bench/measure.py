@@ -13,13 +13,12 @@ from __future__ import annotations
 import datetime
 import math
 import os
-import subprocess
 from dataclasses import dataclass
-from importlib import metadata
-from pathlib import Path
 from typing import Any, Callable
 
+from ..experiments.provenance import git_commit, version
 from ..experiments.timing import cpu_model, interleaved_best_of
+from ..tables import NO_PUBLISHED
 
 #: the sizes of every comparison: the measurement the page reports, and a few
 #: seconds on small data (tests, the quick scale)
@@ -37,7 +36,7 @@ COLUMNS = ["comparison", "solver", "baseline", "dataset", "setting", "repeat",
            *VERSIONED.values(), "verdict"]
 #: nothing in the five papers is a published time of these pairs (the verdict
 #: column every table CSV shares)
-VERDICT = "no published value"
+VERDICT = NO_PUBLISHED
 
 
 def check_size(size: str) -> str:
@@ -47,29 +46,8 @@ def check_size(size: str) -> str:
 
 
 def versions() -> dict:
-    out = {}
-    for dist, column in VERSIONED.items():
-        try:
-            out[column] = metadata.version(dist)
-        except metadata.PackageNotFoundError:
-            out[column] = "not installed"
-    return out
-
-
-def git_commit() -> str:
-    """The checkout's commit, '+dirty' when its tracked files differ from it
-    (empty outside a git checkout, e.g. an installed package)."""
-    root = Path(__file__).resolve().parents[2]
-    try:
-        head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=root, capture_output=True,
-                              text=True, timeout=10)
-        if head.returncode != 0:
-            return ""
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
-                               capture_output=True, text=True, timeout=30).stdout.strip()
-        return head.stdout.strip() + ("+dirty" if dirty else "")
-    except (OSError, subprocess.SubprocessError):
-        return ""
+    """The versions a row records (repro.experiments.provenance reads them)."""
+    return {column: version(dist) for dist, column in VERSIONED.items()}
 
 
 @dataclass

@@ -21,6 +21,7 @@ import warnings
 import numpy as np
 
 from ..objectives import hinge_primal
+from ..baselines.liblinear import coefficients
 from . import liblinear
 from .data import binary
 from .measure import call, check_size, row, side_by_side
@@ -54,7 +55,7 @@ def nesvm(X, y, options):
 
 
 def liblinear_fit(X, y, tol, bias=1.0):
-    return liblinear.coefficients(liblinear.trainer(X, y, f"-s 3 -c {C!r} -e {tol!r}", bias)(), X.shape[1])
+    return coefficients(liblinear.trainer(X, y, f"-s 3 -c {C!r} -e {tol!r}", bias)(), X.shape[1])
 
 
 def compare(size: str) -> list[dict]:
@@ -82,7 +83,7 @@ def compare(size: str) -> list[dict]:
         measured = side_by_side(makers, call, REPEAT[size])
         ours = measured.result("NESVM")
         w, b = ours.coef_.ravel(), float(ours.intercept_[0])
-        lw, lb = liblinear.coefficients(measured.result(BASELINE), X.shape[1])
+        lw, lb = coefficients(measured.result(BASELINE), X.shape[1])
         gaps = (primal(w, b) / best - 1, primal(lw, lb) / best - 1)
         missed = [who for who, gap in zip(("NESVM", "LIBLINEAR"), gaps) if gap > TARGET]
         rows.append(row(NAME, "NESVM", BASELINE, name,

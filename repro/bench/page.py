@@ -59,7 +59,7 @@ def provenance(rows: pd.DataFrame) -> str:
           if (cores := rows["cpu_count"].min()) and rows[["load_before", "load_after"]].max().max() > cores
           else []),
         f"- git commit: {values('git_commit') or 'unknown'}" + (
-            " (+dirty: tracked files of the checkout differed from that commit while measuring)"
+            " (+dirty: code, config or transcriptions of the checkout differed from that commit while measuring)"
             if "+dirty" in values("git_commit") else ""),
         f"- versions: {versions}",
         "",

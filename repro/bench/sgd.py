@@ -15,8 +15,6 @@ minimise different objectives: the training accuracies are compared.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from ..objectives import hinge_primal
 from .data import binary
 from .measure import check_size, row, side_by_side

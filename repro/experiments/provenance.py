@@ -17,6 +17,7 @@ import datetime
 import functools
 import os
 import subprocess
+import sys
 from importlib import metadata
 from pathlib import Path
 
@@ -31,7 +32,8 @@ KEYS = ("repro", "commit", "scale", "python", *LIBRARIES, "svmlight", "cpu", "co
         "peak_rss_mb", "date")
 
 
-def _version(distribution: str) -> str:
+def version(distribution: str) -> str:
+    """An installed distribution's version, or ``not installed``."""
     try:
         return metadata.version(distribution)
     except metadata.PackageNotFoundError:
@@ -81,8 +83,8 @@ def stamp(scale: str, threads: int | None = None) -> str:
     from .timing import cpu_model
 
     values = {"repro": __version__, "commit": git_commit(), "scale": scale,
-              "python": ".".join(map(str, os.sys.version_info[:3])),
-              **{key: _version(dist) for key, dist in LIBRARIES.items()},
+              "python": ".".join(map(str, sys.version_info[:3])),
+              **{key: version(dist) for key, dist in LIBRARIES.items()},
               "svmlight": _svmlight(), "cpu": cpu_model(), "cores": str(os.cpu_count()),
               "threads": str(threads if threads is not None else os.environ.get("OMP_NUM_THREADS", "unpinned")),
               "peak_rss_mb": str(peak_rss_mb()),

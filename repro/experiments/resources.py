@@ -47,11 +47,24 @@ def committed_jobs(spec, records_dir="paper_tables"):
         yield spec.job_files.path("", **fields), job
 
 
+#: (table id, records file, its mtime) -> measured(): the plan's cost lines and
+#: every job's resources read one table's records once per planning
+_READ: dict = {}
+
+
 def measured(spec, records_dir="paper_tables") -> dict:
     """Job file -> :class:`Measured`, from the committed records; {} where the
     table has no cost function or no committed records."""
     if spec.cost is None:
         return {}
+    committed = Path(records_dir) / f"{spec.id}_records.csv"
+    key = (spec.id, str(committed), committed.stat().st_mtime_ns if committed.exists() else None)
+    if key not in _READ:
+        _READ[key] = _measure(spec, records_dir)
+    return _READ[key]
+
+
+def _measure(spec, records_dir) -> dict:
     out = {}
     for path, job in committed_jobs(spec, records_dir):
         peaks = [provenance.parse(s).get("peak_rss_mb") for s in job.get(provenance.COLUMN, [])]

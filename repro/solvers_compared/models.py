@@ -17,6 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from repro import objectives
+from repro.baselines.liblinear import coefficients
 from repro.kernels import kernel_matrix
 
 from .roster import C, GAMMA, LDM_LAMBDA, LSVM_NU
@@ -72,10 +73,8 @@ def read_svc(svc, kernel):
 def read_liblinear(model, n_features, bias):
     """A Model from a liblinear-official model (labels +1 / -1): LIBLINEAR's
     decision values are for its first label."""
-    sign = 1.0 if model.get_labels()[0] == 1 else -1.0
-    w = np.array([model.get_decfun_coef(j + 1) for j in range(n_features)])
-    b = model.get_decfun_bias() if bias > 0 else 0.0
-    return Model("linear", sign * b, w=sign * w)
+    w, b = coefficients(model, n_features)
+    return Model("linear", b if bias > 0 else 0.0, w=w)
 
 
 def _expansion_weights(model, X):

@@ -16,6 +16,7 @@ import warnings
 
 import pandas as pd
 
+from repro.baselines.liblinear import seed_rand
 from repro.experiments.timing import machine_record, run_capped
 from repro.tables import NO_PUBLISHED  # the verdict every table's CSV carries
 
@@ -44,7 +45,7 @@ def _fit_function(entry, X, y):
         problem = liblinearutil.problem(y, X, bias=bias)
 
         def fit():
-            _seed_c_rand()
+            seed_rand()  # as LIBLINEAR's command line: the same run whatever ran before
             return models.read_liblinear(liblinearutil.train(problem, made), X.shape[1], bias)
         return fit
 
@@ -56,18 +57,6 @@ def _fit_function(entry, X, y):
             return models.read_svc(made, entry.kernel)
         return models.read_ours(made, entry.kernel)
     return fit
-
-
-def _seed_c_rand(seed: int = 1) -> None:
-    """LIBLINEAR draws its coordinate order from the C library's rand(), which
-    its command line starts at the default seed (1); through the Python binding
-    the state is whatever earlier calls in this process left, so a fit at -e 0.1
-    would differ with what ran before it (seen as a 1.5e-3 relative change of
-    LIBLINEAR -s 3's primal on a1a between test orders). Seeded as the command
-    line's, the run is the same whatever came first."""
-    import ctypes
-
-    ctypes.CDLL(None).srand(seed)
 
 
 def _too_slow(entry, previous, n_train):

@@ -298,7 +298,6 @@ logging.getLogger("snakemake.logging").addFilter(_RestoredJobFilesFilter())
 # measured in the committed records (repro.experiments.resources: 2x its seconds,
 # 1.5x its peak memory); a job not measured there gets config unmeasured_resources.
 # Read when Snakemake plans, so the requests follow the records as they change.
-_MEASURED_JOBS = {}
 
 
 def measured_resources(spec):
@@ -308,11 +307,7 @@ def measured_resources(spec):
     def job(wildcards):
         if SCALE != "full":  # the committed records measure the full scale's jobs only
             return None
-        if spec.id not in _MEASURED_JOBS:
-            _MEASURED_JOBS[spec.id] = R.measured(spec)
-        return _MEASURED_JOBS[spec.id].get(
-            spec.job_files.path("", **dict(wildcards.items()))
-        )
+        return R.measured(spec).get(spec.job_files.path("", **dict(wildcards.items())))
 
     def runtime(wildcards):
         done = job(wildcards)

@@ -61,6 +61,7 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
 from ... import datasets
+from ...baselines.liblinear import coefficients
 from ...experiments.records import JobFiles, RecordSchema, Values
 from ...experiments.timing import MACHINE_COLUMNS, interleaved_best_of, machine_record
 from ...objectives import squared_hinge_primal
@@ -239,15 +240,6 @@ def scaling_jobs(protocol: Protocol):
         yield {"m": m}
 
 
-def _liblinear_model(model, n):
-    """(w, b) of a LIBLINEAR model, signed so that +1 is d's +1."""
-    coef = np.array([model.get_decfun_coef(j + 1) for j in range(n)])
-    b = model.get_decfun_bias()
-    # LIBLINEAR orders its labels by first appearance
-    sign = 1.0 if model.get_labels()[0] == 1 else -1.0
-    return sign * coef, sign * b
-
-
 def run_scaling(protocol: Protocol, m: int) -> pd.DataFrame:
     """LSVM and LIBLINEAR on make_data(m): best-of-``scaling_repeat`` fit time
     (interleaved, one thread), iterations, primal objective (7), training accuracy."""
@@ -282,7 +274,7 @@ def run_scaling(protocol: Protocol, m: int) -> pd.DataFrame:
             w, gamma = t.result.coef_[0], 0.0
             n_iter, converged = PEGASOS_PASSES * m, True  # a fixed number of iterations
         else:
-            w, b = _liblinear_model(t.result, n)
+            w, b = coefficients(t.result, n)
             gamma, n_iter, converged = -b, -1, True  # the Python API does not expose its count
         accuracy = float(np.mean(np.where(A @ w - gamma > 0, 1.0, -1.0) == d))
         rows.append({

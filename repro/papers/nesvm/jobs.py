@@ -178,12 +178,12 @@ def _fit_svmlight(X, y, C):
 def _fit_liblinear(X, y, C):
     from liblinear import liblinearutil
 
+    from ...baselines.liblinear import coefficients
+
     prob = liblinearutil.problem(y, X, bias=1)
     model = liblinearutil.train(prob, f"-s 3 -c {C!r} -e {TOL!r} -B 1 -q")
-    n = X.shape[1]
-    w = np.array([model.get_decfun_coef(j + 1) for j in range(n)])
-    sign = 1.0 if model.get_labels()[0] == 1 else -1.0
-    return sign * w, sign * model.get_decfun_bias(), -1
+    w, b = coefficients(model, X.shape[1])
+    return w, b, -1
 
 
 def _fit_smo(X, y, C, tol):
