@@ -42,9 +42,10 @@ def test_restored_jobs_are_byte_for_byte_the_files_the_jobs_wrote(data_env, tmp_
     """Real jobs (two quick-scale Iris folds), their table's records file, and
     the files resume writes back from it."""
     ran = tmp_path / "ran"
-    paths = [SPEC.job_files.path(ran, dataset="Iris", fold=k) for k in (0, 4)]
-    for k, path in zip((0, 4), paths):
-        write_job(SPEC, "quick", {"dataset": "Iris", "fold": str(k)}, path)
+    jobs = [(0, "SVMs"), (4, "GS-SVMs")]
+    paths = [SPEC.job_files.path(ran, dataset="Iris", fold=k, method=m) for k, m in jobs]
+    for (k, m), path in zip(jobs, paths):
+        write_job(SPEC, "quick", {"dataset": "Iris", "fold": str(k), "method": m}, path)
     table = tmp_path / "tables"
     outputs = type("Out", (), {"csv": table / "t.csv", "md": table / "t.md",
                                "records": table / "gs_svm_table2_records.csv",
@@ -60,13 +61,13 @@ def test_restored_jobs_are_byte_for_byte_the_files_the_jobs_wrote(data_env, tmp_
 def test_existing_job_files_are_kept(tmp_path, capsys):
     records = _records_file(tmp_path, [_fold_frame("Page", 0), _fold_frame("Page", 1)])
     out = tmp_path / "full" / "gs_svm" / "table2"
-    kept = SPEC.job_files.path(out, dataset="Page", fold=0)
+    kept = SPEC.job_files.path(out, dataset="Page", fold=0, method="SVMs")
     kept.parent.mkdir(parents=True)
     kept.write_text("this machine's run\n")
     main(["resume", str(records), str(out)])
     assert kept.read_text() == "this machine's run\n"
-    assert SPEC.job_files.path(out, dataset="Page", fold=1).exists()
-    assert "wrote 1 job file(s)" in capsys.readouterr().out
+    assert SPEC.job_files.path(out, dataset="Page", fold=1, method="SVMs").exists()
+    assert "wrote 5 job file(s)" in capsys.readouterr().out  # 2 folds x 3 methods, one kept
 
 
 def test_a_records_file_cut_mid_line_is_refused_and_nothing_written(tmp_path):
@@ -80,13 +81,21 @@ def test_a_records_file_cut_mid_line_is_refused_and_nothing_written(tmp_path):
 
 
 def test_a_records_file_cut_at_a_line_boundary_is_refused_and_nothing_written(tmp_path):
-    path = _records_file(tmp_path, [_fold_frame("Page", 0), _fold_frame("Page", 1)])
+    """A table whose jobs write several records each (here 3): the last job lost its last one."""
+    from repro.experiments.records import JobFiles, RecordSchema, read_records
+
+    schema = RecordSchema({"dataset": "str", "fold": "int", "method": "str", "value": "float"})
+    jobs = JobFiles("{dataset}/fold{fold}.csv", {"dataset": "dataset", "fold": "fold"}, rows=3, unique="method")
+    records = pd.DataFrame({"dataset": "Page", "fold": [0, 0, 0, 1, 1, 1], "method": list("abcabc"),
+                            "value": 0.5})
+    path = tmp_path / "records.csv"
+    write_records(path, records, schema)
     lines = path.read_text().splitlines(keepends=True)
-    path.write_text("".join(lines[:-1]))  # the last job lost its last record
-    write_checksum(path)
+    path.write_text("".join(lines[:-1]))
+    out = tmp_path / "jobs"
     with pytest.raises(ValueError, match=r"job \{'dataset': 'Page', 'fold': 1\} has 2 records, expected 3"):
-        restore_jobs(SPEC, OUT(tmp_path), source=path)
-    assert not OUT(tmp_path).exists()
+        jobs.restore(read_records(path, schema), out, schema)
+    assert not out.exists()
 
 
 def test_a_file_that_is_not_a_tables_records_is_refused(tmp_path):
@@ -129,8 +138,9 @@ def test_a_table_id_restores_into_the_folder_the_workflow_reads(tmp_path, monkey
     (tmp_path / "paper_tables").mkdir()
     _records_file(tmp_path / "paper_tables", [_fold_frame("Page", 0), _fold_frame("Iris", 3)])
     main(["resume", "gs_svm_table2"])
-    assert "wrote 2 job file(s) of gs_svm_table2" in capsys.readouterr().out
-    assert SPEC.job_files.path(tmp_path / "results" / "full" / "gs_svm" / "table2", dataset="Iris", fold=3).exists()
+    assert "wrote 6 job file(s) of gs_svm_table2" in capsys.readouterr().out
+    assert SPEC.job_files.path(tmp_path / "results" / "full" / "gs_svm" / "table2", dataset="Iris", fold=3,
+                               method="HM-SVMs").exists()
 
 
 def test_jobs_keyed_by_a_missing_value_are_restored_too(tmp_path):

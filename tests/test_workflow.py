@@ -76,22 +76,22 @@ def test_skipped_datasets_are_left_out_of_the_plan(data_env):
                   "--", "gs_svm_table2")
     out = r.stdout + r.stderr
     assert r.returncode == 0, out
-    assert "table2/Heart/fold0.csv" in out
+    assert "table2/Heart/fold0_SVMs.csv" in out
     assert "table2/Page/" not in out and "table2/Iris/" not in out
 
 
 def test_partial_datasets_plan_only_the_folds_already_run(data_env, tmp_path):
     # a results folder of its own, so what this checkout has run does not matter
-    done = tmp_path / "full" / "gs_svm" / "table2" / "Page" / "fold3.csv"
+    done = tmp_path / "full" / "gs_svm" / "table2" / "Page" / "fold3_HM-SVMs.csv"
     done.parent.mkdir(parents=True)
-    done.write_text("paper_dataset,fold\nPage,3\n")
+    done.write_text("paper_dataset,fold,method\nPage,3,HM-SVMs\n")
     r = snakemake("-n", "--forceall", "--config", "partial_datasets=[\"Page\"]", "reuse_records=false",
                   f"results_dir={tmp_path}", "--", "gs_svm_table2")
     out = r.stdout + r.stderr
     assert r.returncode == 0, out
-    assert "table2/Heart/fold0.csv" in out and "table2/Heart/fold9.csv" in out
-    assert "table2/Page/fold3.csv" in out
-    assert "table2/Page/fold0.csv" not in out and "table2/Page/fold9.csv" not in out
+    assert "table2/Heart/fold0_GS-SVMs.csv" in out and "table2/Heart/fold9_SVMs.csv" in out
+    assert "table2/Page/fold3_HM-SVMs.csv" in out
+    assert "table2/Page/fold3_SVMs.csv" not in out and "table2/Page/fold0_HM-SVMs.csv" not in out
 
 
 def test_unlock_needs_no_core_count(data_env, tmp_path):
@@ -111,7 +111,7 @@ def test_quick_table_runs_through_the_generic_scripts(data_env, tmp_path):
     r = run_snakemake(["--cores", "2", "--config", "scale=quick", 'skip_datasets=["Wine","Heart"]',
                        "--", "gs_svm_table2"], cwd=tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "gs_svm_table2: 10 of 10 jobs to run" in r.stdout + r.stderr  # the start's cost lines
+    assert "gs_svm_table2: 30 of 30 jobs to run" in r.stdout + r.stderr  # the start's cost lines
     import pandas as pd
 
     table = pd.read_csv(tmp_path / "results" / "quick" / "paper_tables" / "gs_svm_table2.csv").set_index(["dataset", "method"])

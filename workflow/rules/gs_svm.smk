@@ -1,6 +1,6 @@
 # GS-SVM paper (gs_svm.txt): Table 1 (kernel evaluations), Table 2 (10-fold CV
 # accuracy) and the speed table. One job per (dataset, method, C) for Table 1, per
-# (dataset, outer fold) for Table 2 and per dataset for the speed table, so
+# (dataset, outer fold, method) for Table 2 and per dataset for the speed table, so
 # --cores N and a cluster get parallel work. Jobs and tables run through the
 # generic scripts (record.py, table.py): paths, records and tables come from the
 # TableSpecs of repro/papers/gs_svm/tables.py.
@@ -36,9 +36,10 @@ rule gs_svm_table2_fold:
     output:
         f"{GS_T2.folder(RESULTS)}/{GS_T2.job_files.template}",
     log:
-        log_path(SCALE, "gs_svm", "table2", "{dataset}", "fold{fold}.log"),
+        log_path(SCALE, "gs_svm", "table2", "{dataset}", "fold{fold}_{method}.log"),
     wildcard_constraints:
         fold=r"\d+",
+        method="|".join(GS_T2.schema.values["method"].one_of),
     conda:
         REPRO_ENV
     resources:
