@@ -12,11 +12,11 @@ from pathlib import Path
 from repro.papers import NAMES
 from repro.papers.catalog import SUMMARIES, TABLES
 
-from test_workflow import REPO, run_snakemake  # the tests folder is on sys.path (rootdir imports)
+from test_workflow import REPO, copy_workflow, run_snakemake  # the tests folder is on sys.path (rootdir imports)
 
 
 def test_the_report_holds_every_table_figure_and_the_index(data_env, tmp_path):
-    shutil.copytree(REPO / "workflow", tmp_path / "workflow")
+    copy_workflow(tmp_path)
     (tmp_path / "paper_tables").mkdir()
     for records in (REPO / "paper_tables").glob("*_records.csv*"):
         shutil.copy2(records, tmp_path / "paper_tables" / records.name)

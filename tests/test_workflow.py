@@ -17,12 +17,19 @@ def run_snakemake(args, cwd=REPO, timeout=300):
     return subprocess.run([*cmd, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout)
 
 
+def copy_workflow(into):
+    """The workflow and its configuration copied into ``into``, to run there
+    without touching this checkout's results, locks or tables."""
+    shutil.copytree(REPO / "workflow", into / "workflow")
+    shutil.copytree(REPO / "config", into / "config")
+
+
 def snakemake(*args):
     """Plan or lint in the repository, on one core, without taking its lock."""
     return run_snakemake(["--nolock", "--cores", "1", *args])
 
 
-@pytest.mark.parametrize("scale", ["full", "quick"])
+@pytest.mark.parametrize("scale", ["full", "quick", "tiny"])
 def test_dry_run_plans_every_target(data_env, scale, tmp_path):
     # --forceall: plan the whole DAG whatever outputs this checkout already has
     r = snakemake("-n", "--forceall", "--config", f"scale={scale}", f"results_dir={tmp_path}")
@@ -33,6 +40,17 @@ def test_dry_run_plans_every_target(data_env, scale, tmp_path):
                  "lsvm_accuracy_fold", "lsvm_accuracy",
                  "pegasos_convergence_record", "pegasos_convergence", "pegasos", "all"):
         assert rule in r.stdout, rule
+
+
+def test_every_config_key_is_described_in_config_readme():
+    import yaml
+
+    schema = yaml.safe_load((REPO / "workflow" / "schemas" / "config.schema.yaml").read_text())
+    defaults = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    described = (REPO / "config" / "README.md").read_text()
+    assert set(defaults) == set(schema["properties"])
+    for key in schema["properties"]:
+        assert f"| `{key}` |" in described, key
 
 
 def test_lint_is_clean(data_env):
@@ -62,6 +80,16 @@ def test_a_misspelt_key_or_a_wrong_kind_is_refused_by_the_schema(data_env):
     assert r.returncode != 0 and "scael" in r.stdout + r.stderr
     r = snakemake("-n", "--config", "skip_datasets=Page")  # a string where a list is expected
     assert r.returncode != 0 and "skip_datasets" in r.stdout + r.stderr
+    r = snakemake("-n", "--config", "scale=quik")
+    assert r.returncode != 0 and "'quik' is not one of ['full', 'quick', 'tiny']" in r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("key", ["skip_datasets", "partial_datasets"])
+def test_a_dataset_no_table_knows_is_refused_in_one_line(data_env, key):
+    r = snakemake("-n", "--config", f'{key}=["Page","Pgae"]')
+    out = r.stdout + r.stderr
+    assert r.returncode != 0
+    assert f"config {key}: no table knows the dataset(s) ['Pgae']" in out, out
 
 
 def test_the_old_profile_key_is_refused_with_the_new_name(data_env):
@@ -98,7 +126,7 @@ def test_unlock_needs_no_core_count(data_env, tmp_path):
     # After a killed run Snakemake tells the user to run `snakemake --unlock`,
     # which passes no --cores: no rule may read workflow.cores while parsing.
     # A copy of the workflow, so no lock of a run in this checkout is touched.
-    shutil.copytree(REPO / "workflow", tmp_path / "workflow")
+    copy_workflow(tmp_path)
     r = run_snakemake(["--unlock"], cwd=tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "Unlocked working directory" in r.stdout + r.stderr
@@ -107,7 +135,7 @@ def test_unlock_needs_no_core_count(data_env, tmp_path):
 def test_quick_table_runs_through_the_generic_scripts(data_env, tmp_path):
     """The generic record and table scripts end to end: Table 2 of the quick
     scale with two of its three sets skipped, in a copy of the workflow."""
-    shutil.copytree(REPO / "workflow", tmp_path / "workflow")
+    copy_workflow(tmp_path)
     r = run_snakemake(["--cores", "2", "--config", "scale=quick", 'skip_datasets=["Wine","Heart"]',
                        "--", "gs_svm_table2"], cwd=tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr

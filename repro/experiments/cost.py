@@ -6,7 +6,7 @@ full scale (``paper_tables/<table id>_records.csv``) hold them for every job
 run so far. The workflow (``workflow/rules/plan.smk``) prints, before it runs,
 what the jobs it plans cost in one core's time and in wall time at the given
 number of cores; the quick scale, which commits no records, has its whole run
-measured in ``workflow/config/measured.yaml``.
+measured in ``workflow/resources/measured.yaml``.
 
 The wall time is that of a longest-first schedule of the measured jobs on the
 cores: jobs that take every core (timing jobs) run alone, the others fill the

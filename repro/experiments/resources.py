@@ -9,7 +9,7 @@ libraries), so the requests stay true when records are recomputed: they are
 read from the committed records whenever Snakemake plans
 (``workflow/rules/common.smk``, ``measured_resources``). A job with no
 measurement (records not committed yet, or made before the memory stamp) gets
-the workflow's stated defaults for unmeasured jobs (``workflow/config/config.yaml``).
+the workflow's stated defaults for unmeasured jobs (``config/config.yaml``).
 """
 from __future__ import annotations
 

@@ -45,5 +45,6 @@ rule svmlight_build:
         SVMLIGHT_BUILD,
     log:
         log_path("baselines", "svmlight_build.log"),
+    localrule: True
     run:
         repro.baselines.svmlight.build_logged(output[0], log[0])

@@ -22,6 +22,7 @@ rule bench_comparison:
         log_path("bench", BENCH_SIZE, "{comparison}.log"),
     wildcard_constraints:
         comparison="|".join(BENCH_COMPARISONS),
+    localrule: True
     conda:
         REPRO_ENV
     threads: every_core
@@ -39,6 +40,7 @@ rule bench_page:
         csv=f"{TABLES}/performance.csv",
     log:
         log_path("bench", BENCH_SIZE, "page.log"),
+    localrule: True
     conda:
         REPRO_ENV
     script:
@@ -48,3 +50,4 @@ rule bench_page:
 rule bench:
     input:
         rules.bench_page.output,
+    localrule: True

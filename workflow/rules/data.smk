@@ -10,6 +10,7 @@ rule fetch_dataset:
         log_path("data", "{dataset}.log"),
     wildcard_constraints:
         dataset="|".join(map(re.escape, ALL_DATASETS)) if ALL_DATASETS else "$^",
+    localrule: True
     conda:
         REPRO_ENV
     params:
@@ -21,6 +22,7 @@ rule fetch_dataset:
 rule data:
     input:
         expand(f"{DATA_RECORDS}/{{dataset}}.json", dataset=OBTAINABLE),
+    localrule: True
 
 
 rule dataset_table:
@@ -31,6 +33,7 @@ rule dataset_table:
         csv="paper_tables/datasets.csv",
     log:
         log_path("data", "dataset_table.log"),
+    localrule: True
     conda:
         REPRO_ENV
     script:

@@ -63,6 +63,7 @@ rule gs_svm_table1:
         checksum=f"{TABLES}/gs_svm_table1_records.csv.sha256",
     log:
         log_path(SCALE, "gs_svm", "table1.log"),
+    localrule: True
     conda:
         REPRO_ENV
     params:
@@ -81,6 +82,7 @@ rule gs_svm_table2:
         checksum=f"{TABLES}/gs_svm_table2_records.csv.sha256",
     log:
         log_path(SCALE, "gs_svm", "table2.log"),
+    localrule: True
     conda:
         REPRO_ENV
     params:
@@ -122,6 +124,7 @@ rule gs_svm_speed_table:
         checksum=f"{TABLES}/gs_svm_speed_records.csv.sha256",
     log:
         log_path(SCALE, "gs_svm", "speed_table.log"),
+    localrule: True
     conda:
         REPRO_ENV
     params:
@@ -135,3 +138,4 @@ rule gs_svm:
         rules.gs_svm_table1.output,
         rules.gs_svm_table2.output,
         rules.gs_svm_speed_table.output,
+    localrule: True

@@ -28,6 +28,7 @@ rule paper_index:
         ),
     log:
         log_path(SCALE, "paper_index.log"),
+    localrule: True
     conda:
         REPRO_ENV
     script:

@@ -67,6 +67,7 @@ rule ldm_table2:
         checksum=f"{TABLES}/ldm_table2_records.csv.sha256",
     log:
         log_path(SCALE, "ldm", "table2.log"),
+    localrule: True
     conda:
         REPRO_ENV
     params:
@@ -85,6 +86,7 @@ rule ldm_table3:
         checksum=f"{TABLES}/ldm_table3_records.csv.sha256",
     log:
         log_path(SCALE, "ldm", "table3.log"),
+    localrule: True
     conda:
         REPRO_ENV
     params:
@@ -123,6 +125,7 @@ rule ldm_table4:
         checksum=f"{TABLES}/ldm_table4_records.csv.sha256",
     log:
         log_path(SCALE, "ldm", "table4.log"),
+    localrule: True
     conda:
         REPRO_ENV
     params:
@@ -161,6 +164,7 @@ rule ldm_table1:
         checksum=f"{TABLES}/ldm_table1_records.csv.sha256",
     log:
         log_path(SCALE, "ldm", "table1.log"),
+    localrule: True
     conda:
         REPRO_ENV
     params:
@@ -204,6 +208,7 @@ rule ldm_figure1:
         png=in_report(f"{TABLES}/ldm_figure1.png", "ldm_figure1"),
     log:
         log_path(SCALE, "ldm", "figure1.log"),
+    localrule: True
     conda:
         REPRO_ENV
     params:
@@ -249,6 +254,7 @@ rule ldm_figure2:
         png=in_report(f"{TABLES}/ldm_figure2.png", "ldm_figure2"),
     log:
         log_path(SCALE, "ldm", "figure2.log"),
+    localrule: True
     conda:
         REPRO_ENV
     params:
@@ -292,6 +298,7 @@ rule ldm_figure3:
         png=in_report(f"{TABLES}/ldm_figure3.png", "ldm_figure3"),
     log:
         log_path(SCALE, "ldm", "figure3.log"),
+    localrule: True
     conda:
         REPRO_ENV
     params:
@@ -309,3 +316,4 @@ rule ldm:
         rules.ldm_figure1.output,
         rules.ldm_figure2.output,
         rules.ldm_figure3.output,
+    localrule: True

@@ -44,6 +44,7 @@ rule lsvm_convergence:
         png=in_report(f"{TABLES}/lsvm_convergence.png", "lsvm_convergence"),
     log:
         log_path(SCALE, "lsvm", "convergence.log"),
+    localrule: True
     conda:
         REPRO_ENV
     params:
@@ -86,6 +87,7 @@ rule lsvm_scaling:
         checksum=f"{TABLES}/lsvm_scaling_records.csv.sha256",
     log:
         log_path(SCALE, "lsvm", "scaling.log"),
+    localrule: True
     conda:
         REPRO_ENV
     params:
@@ -124,6 +126,7 @@ rule lsvm_accuracy:
         checksum=f"{TABLES}/lsvm_accuracy_records.csv.sha256",
     log:
         log_path(SCALE, "lsvm", "accuracy.log"),
+    localrule: True
     conda:
         REPRO_ENV
     params:
@@ -137,3 +140,4 @@ rule lsvm:
         rules.lsvm_convergence.output,
         rules.lsvm_scaling.output,
         rules.lsvm_accuracy.output,
+    localrule: True

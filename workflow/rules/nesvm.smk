@@ -50,6 +50,7 @@ rule nesvm_time:
         png=in_report(f"{TABLES}/nesvm_time.png", "nesvm_time"),
     log:
         log_path(SCALE, "nesvm", "time.log"),
+    localrule: True
     conda:
         REPRO_ENV
     params:
@@ -91,6 +92,7 @@ rule nesvm_images:
         checksum=f"{TABLES}/nesvm_images_records.csv.sha256",
     log:
         log_path(SCALE, "nesvm", "images.log"),
+    localrule: True
     conda:
         REPRO_ENV
     params:
@@ -131,6 +133,7 @@ rule nesvm_convergence:
         png=in_report(f"{TABLES}/nesvm_convergence.png", "nesvm_convergence"),
     log:
         log_path(SCALE, "nesvm", "convergence.log"),
+    localrule: True
     conda:
         REPRO_ENV
     params:
@@ -170,6 +173,7 @@ rule nesvm_readings:
         checksum=f"{TABLES}/nesvm_readings_records.csv.sha256",
     log:
         log_path(SCALE, "nesvm", "readings.log"),
+    localrule: True
     conda:
         REPRO_ENV
     params:
@@ -184,3 +188,4 @@ rule nesvm:
         rules.nesvm_images.output,
         rules.nesvm_convergence.output,
         rules.nesvm_readings.output,
+    localrule: True

@@ -72,6 +72,7 @@ rule pegasos_convergence:
         png=in_report(f"{TABLES}/pegasos_convergence.png", "pegasos_convergence"),
     log:
         log_path(SCALE, "pegasos", "convergence.log"),
+    localrule: True
     conda:
         REPRO_ENV
     params:
@@ -83,3 +84,4 @@ rule pegasos_convergence:
 rule pegasos:
     input:
         rules.pegasos_convergence.output,
+    localrule: True

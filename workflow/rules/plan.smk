@@ -6,7 +6,7 @@
 # from its own metadata (changed code or params of a job run here) is not seen:
 # after editing the code, its own list of jobs is the one to trust. The costs
 # come from repro.experiments.cost (measured seconds in the committed records;
-# the quick scale's whole run from workflow/config/measured.yaml).
+# the quick scale's whole run from workflow/resources/measured.yaml).
 import yaml
 from snakemake.io import apply_wildcards, is_flagged
 from snakemake.iocontainers import Wildcards
@@ -14,7 +14,7 @@ from snakemake.iocontainers import Wildcards
 from repro.experiments import cost as COST
 
 with open(
-    os.path.join(workflow.basedir, "config", "measured.yaml"), encoding="utf-8"
+    os.path.join(workflow.basedir, "resources", "measured.yaml"), encoding="utf-8"
 ) as _f:
     MEASURED = yaml.safe_load(_f)
 
@@ -218,16 +218,20 @@ def cost_lines():
             f"one core ({len(whole.jobs)} jobs), about {COST.hours(whole.wall_seconds(8, start))} "
             f"wall at --cores 8 on 8 free cores{at}"
         )
-    else:
-        q = MEASURED["quick"]
+    elif SCALE in MEASURED:
+        q = MEASURED[SCALE]
         share = (
             COST.hours(q["cpu_seconds"] * len(cost.jobs) / q["jobs"])
             if q["jobs"]
             else "not measured"
         )
         lines.append(
-            f"  cost: about {share} of one core; the whole quick run measured "
+            f"  cost: about {share} of one core; the whole {SCALE} run measured "
             f"{COST.hours(q['cpu_seconds'])} of one core for its {q['jobs']} jobs and "
             f"{COST.hours(q['wall_seconds'])} wall at --cores {q['cores']} ({q['when']})"
+        )
+    else:
+        lines.append(
+            f"  cost: the {SCALE} scale's whole run is not measured yet (workflow/resources/measured.yaml)"
         )
     return lines

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -130,6 +130,10 @@ PROTOCOLS = {
         speed_repeat=1,
     ),
 }
+# The tiny test configuration's scale (config/test.yaml): the quick scale cut to a
+# few seconds a job, so CI can run every rule locally and on a one-node SLURM.
+PROTOCOLS["tiny"] = replace(PROTOCOLS["quick"], table1_c_grid=(1.0,), table2_datasets=("Iris",),
+                            log2_theta=(-3, 0), log2_c=(2, 5), outer_folds=3)
 
 
 def our_name(paper_name: str) -> str:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -60,7 +60,8 @@ class SizeProtocol:
 
 
 SIZE_PROTOCOLS = {"full": SizeProtocol(TABLE1_SETS + tuple(L.LARGE_SETS)),
-                  "quick": SizeProtocol(("planning-relax", "heart", "haberman"))}
+                  "quick": SizeProtocol(("planning-relax", "heart", "haberman")),
+                  "tiny": SizeProtocol(("heart",))}
 
 
 def obtainable_jobs(protocol):
@@ -99,6 +100,7 @@ FIGURE_PROTOCOLS = {
     "quick": L.Protocol(datasets=("heart",), n_partitions=30, inner_folds=3, c_grid=(10.0, 100.0),
                         lambda_log2=(-8, -2), width_log2=(0,)),
 }
+FIGURE_PROTOCOLS["tiny"] = replace(FIGURE_PROTOCOLS["quick"], inner_folds=2, c_grid=(10.0,), lambda_log2=(-8,))
 
 
 def per_kernel_jobs(protocol):
@@ -225,7 +227,8 @@ class TimingProtocol:
 
 
 TIMING_PROTOCOLS = {"full": TimingProtocol(("adult-a", "w8a", "ijcnn1", "skin")),
-                    "quick": TimingProtocol(("adult-a",), repeat=1, cap_seconds=60.0)}
+                    "quick": TimingProtocol(("adult-a",), repeat=1, cap_seconds=60.0),
+                    "tiny": TimingProtocol(("adult-a",), repeat=1, cap_seconds=10.0)}
 
 TIMING_SCHEMA = RecordSchema({
     "paper_dataset": "str", "dataset": "str", "standin": "bool", "n_samples": "int", "n_features": "int",

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -119,6 +119,10 @@ PROTOCOLS = {
     "quick": Protocol(datasets=("planning-relax", "heart"), n_partitions=2, inner_folds=3,
                       c_grid=(10.0, 100.0), lambda_log2=(-8, -2), width_log2=(0,)),
 }
+# The tiny test configuration's scale (config/test.yaml): the quick scale cut to a
+# few seconds a job, so CI can run every rule locally and on a one-node SLURM.
+PROTOCOLS["tiny"] = replace(PROTOCOLS["quick"], datasets=("heart",), n_partitions=1, inner_folds=2,
+                            c_grid=(10.0,), lambda_log2=(-8,))
 
 
 def load(dataset: str):
@@ -366,6 +370,7 @@ LARGE_PROTOCOLS = {
     "quick": Protocol(datasets=("adult-a",), n_partitions=1, inner_folds=2, c_grid=(10.0,),
                       lambda_log2=(-8, -2), methods=LARGE_METHODS),
 }
+LARGE_PROTOCOLS["tiny"] = LARGE_PROTOCOLS["quick"]  # one partition of adult-a, a few seconds
 
 
 def load_large(dataset: str):

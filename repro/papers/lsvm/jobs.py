@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -134,6 +134,11 @@ PROTOCOLS = {
     "quick": Protocol(("heart_scale", SYNTHETIC), (1, 10), 2_000, 150, (10_000, 100_000), 1,
                       ("Heart", "Liver"), (-3, 1, 5), 10, 3),
 }
+# The tiny test configuration's scale (config/test.yaml): the quick scale cut to a
+# few seconds a job, so CI can run every rule locally and on a one-node SLURM.
+PROTOCOLS["tiny"] = replace(PROTOCOLS["quick"], convergence_datasets=("heart_scale",),
+                            convergence_nu_times_m=(1,), scaling_sizes=(10_000,),
+                            accuracy_datasets=("Liver",), accuracy_log2_grid=(-3, 1), outer_folds=3)
 
 
 def _labels(y):

@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -100,6 +100,10 @@ PROTOCOLS = {
     "quick": Protocol(sets=(1,), c_grid=(1e-2, 1.0, 1e2), repeat=2, cap_seconds=20.0,
                       repeat_budget=5.0, ref_cap_seconds=60.0),
 }
+# The tiny test configuration's scale (config/test.yaml): the quick scale cut to a
+# few seconds a job, so CI can run every rule locally and on a one-node SLURM.
+PROTOCOLS["tiny"] = replace(PROTOCOLS["quick"], c_grid=(1.0,), repeat=1, cap_seconds=5.0, repeat_budget=1.0,
+                            ref_cap_seconds=10.0)
 
 
 def jobs(protocol: Protocol):
@@ -336,6 +340,7 @@ IMAGE_PROTOCOLS = {
     "quick": ImageProtocol(sets=tuple(IMAGE_SETS), c_grid=(1.0,), repeat=1, cap_seconds=60.0,
                            repeat_budget=10.0),
 }
+IMAGE_PROTOCOLS["tiny"] = IMAGE_PROTOCOLS["quick"]  # no jobs offline (the sets are unavailable)
 
 
 def image_jobs(protocol: ImageProtocol):

@@ -62,10 +62,12 @@ CONVERGENCE_PROTOCOLS = {
     # whole full scale of both tables (13 jobs) ran in 1 min 40 s on one core
     "full": ConvergenceProtocol(sets=("heart_scale", "a1a", "w8a"), max_iter=20_000),
     "quick": ConvergenceProtocol(sets=("heart_scale", "a1a"), max_iter=3_000),
+    "tiny": ConvergenceProtocol(sets=("heart_scale",), max_iter=1_000),  # config/test.yaml
 }
 READINGS_PROTOCOLS = {
     "full": ReadingsProtocol(dataset="a1a", repeat=5),
     "quick": ReadingsProtocol(dataset="a1a", repeat=1),
+    "tiny": ReadingsProtocol(dataset="a1a", repeat=1),
 }
 
 # ambiguity -> (the printed reading's options, the alternative's), on top of

@@ -65,7 +65,7 @@ from __future__ import annotations
 
 import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -121,6 +121,11 @@ PROTOCOLS = {
                       liblinear_tols=(1.0, 1e-2, 1e-8, OPT_TOL), kt_values=(1e5, 1e6),
                       svmlight_tols=(1e-1, 1e-3), svmlight_cap_s=120.0),
 }
+# The tiny test configuration's scale (config/test.yaml): the quick scale cut to a
+# few seconds a job, so CI can run every rule locally and on a one-node SLURM.
+PROTOCOLS["tiny"] = replace(PROTOCOLS["quick"], batch_sizes=(1,), examples=200_000, history_points=50,
+                            liblinear_tols=(1.0, OPT_TOL), kt_values=(1e5,), svmlight_tols=(1e-1,),
+                            svmlight_cap_s=20.0)
 
 
 def pegasos_job(k: int) -> str:
