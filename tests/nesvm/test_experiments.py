@@ -430,3 +430,16 @@ def test_the_time_experiments_nesvm_reproduces_its_committed_records(data_env):
         w, b, n_iter = N._fit_nesvm(X, y, 1.0, homotopy)
         assert n_iter == int(row.n_iter.iloc[0])
         assert hinge_primal(w, X, y, 1.0, b) == pytest.approx(float(row.primal.iloc[0]), rel=1e-9)
+
+
+@pytest.mark.parametrize("C", [1.0, 100.0])
+def test_the_reference_optimum_is_the_same_on_either_smo_path(data_env, C):
+    """Protocol.ref_working_set (issue 25): the second-order path reaches the
+    Keerthi path's optimum of the same dual on Table I's set 1 (a1a) to REF_TOL."""
+    X, y, *_ = N.load_set(1)
+    X, y = X[:600], y[:600]
+    w1, b1, _, dual1 = N._fit_smo(X, y, C, N.REF_TOL, "keerthi")
+    w2, b2, _, dual2 = N._fit_smo(X, y, C, N.REF_TOL, "second_order")
+    assert dual2 == pytest.approx(dual1, rel=1e-6)
+    p1 = N.hinge_primal(w1, X, y, C, b1)
+    assert N.hinge_primal(w2, X, y, C, b2) == pytest.approx(p1, rel=1e-4)

@@ -88,6 +88,12 @@ class Protocol:
     ref_cap_seconds: float    # the reference solve is stopped here
     pegasos_epochs: int = 10
     methods: tuple = METHODS
+    # SMO's path for the reference optimum (issue 25): the paper names no solver for
+    # it, only the dual it solves to REF_TOL. "keerthi" is what the committed full
+    # records ran (where it reached ref_cap_seconds at C >= 100 the reference is
+    # capped); "second_order" (WSS 2 with shrinking) reaches the same optimum faster,
+    # and the full protocol switches once the table is rerun with it.
+    ref_working_set: str = "keerthi"
 
 
 PROTOCOLS = {
@@ -103,7 +109,7 @@ PROTOCOLS = {
 # The tiny test configuration's scale (config/test.yaml): the quick scale cut to a
 # few seconds a job, so CI can run every rule locally and on a one-node SLURM.
 PROTOCOLS["tiny"] = replace(PROTOCOLS["quick"], c_grid=(1.0,), repeat=1, cap_seconds=5.0, repeat_budget=1.0,
-                            ref_cap_seconds=10.0)
+                            ref_cap_seconds=10.0, ref_working_set="second_order")
 
 
 def jobs(protocol: Protocol):
@@ -190,12 +196,12 @@ def _fit_liblinear(X, y, C):
     return w, b, -1
 
 
-def _fit_smo(X, y, C, tol):
+def _fit_smo(X, y, C, tol, working_set="keerthi"):
     from ...solvers import SMO
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        est = SMO(C=C, kernel="linear", tol=tol).fit(X, y)
+        est = SMO(C=C, kernel="linear", tol=tol, working_set=working_set).fit(X, y)
     alpha_y = est.dual_coef_.ravel()
     w = np.asarray(est.support_vectors_.T @ alpha_y).ravel()
     return w, float(est.intercept_[0]), int(np.sum(est.n_iter_)), float(np.ravel(est.dual_objective_)[0])
@@ -282,7 +288,7 @@ def run(protocol: Protocol, set_id, C) -> pd.DataFrame:
     X, y, Xt, yt, info = load_set(set_id)
     fits = {m: fit_function(m, X, y, C, protocol) for m in protocol.methods}
     runs, last, skip = time_methods(fits, protocol, f"Set {set_id} C={C:g}")
-    ref = run_capped(lambda: _fit_smo(X, y, C, REF_TOL), protocol.ref_cap_seconds)
+    ref = run_capped(lambda: _fit_smo(X, y, C, REF_TOL, protocol.ref_working_set), protocol.ref_cap_seconds)
     ref_primal = ref_dual = np.nan
     if not ref.capped:
         w, b, _, dual = ref.value
