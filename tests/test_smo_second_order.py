@@ -353,3 +353,29 @@ def test_history_ends_at_the_final_objective():
                           HardMarginSVM(working_set="second_order")])
 def test_sklearn_compatible_second_order(estimator, check):
     check(estimator)
+
+
+@pytest.mark.parametrize("converge", [False, True])
+def test_the_threshold_is_the_free_examples_mean_when_stopped_early_and_the_midpoint_when_converged(converge):
+    """A hard margin on overlapping classes stopped at a step cap: b is LIBSVM's
+    rho, the mean F over the free examples (the midpoint of [b_up, b_low] is set
+    by the two worst violators); converged, the midpoint (every free F within 2 tol)."""
+    from sklearn.datasets import make_classification
+
+    X, y = make_classification(n_samples=200, n_features=5, flip_y=0.2, random_state=1)
+    s = np.where(y == 1, 1.0, -1.0)
+    C = 1e6 if not converge else 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        alpha, b, _, _, converged, b_up, b_low, _, _ = smo_solve_second_order(
+            as_rows_input(X), s, C, KERNELS["rbf"], 0.5, 0.0, 3, 1e-3, 100.0, True,
+            200 if not converge else 10**6, None)
+    assert converged == converge
+    F = rbf_kernel(X, gamma=0.5) @ (alpha * s) - s
+    free = (alpha > 0) & (alpha < C)
+    assert free.any()
+    if converge:
+        assert b == 0.5 * (b_up + b_low) and np.ptp(F[free]) <= 2e-3 + 1e-9
+    else:
+        assert b_low - b_up > 1.0 and b == pytest.approx(F[free].mean(), rel=1e-9, abs=1e-9)
+        assert b != pytest.approx(0.5 * (b_up + b_low))

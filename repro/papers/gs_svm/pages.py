@@ -82,7 +82,10 @@ def table2(records: pd.DataFrame, table_run) -> TableOutput:
         comparison_markdown(comparison, "GS-SVM paper, Table 2: 10-fold CV accuracy (%)", 2,
                             notes="Protocol in repro/papers/gs_svm/jobs.py: one-against-one, inner CV "
                                   "chooses log2(theta) (and log2(C) for SVM), features scaled to [-1, 1] "
-                                  "on each training part."),
+                                  "on each training part. SVM and HM-SVM (C = 1e6, at most "
+                                  f"{GS.HM_MAX_ITER:,} steps a problem) are solved by our SMO with "
+                                  f"working_set='{table_run.protocol.working_set}' (the paper names no "
+                                  "solver for them, only the dual)."),
         partial_means_markdown(comparison, "accuracy_percent", GS.TABLE2_DATASETS),
         partial_sets_markdown(short_records, acc, n_folds, score="test_accuracy"),
         to_markdown(ttests.round(4), title="Paired two-tailed t-tests, GS-SVM vs SVM over the outer folds",
