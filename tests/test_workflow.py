@@ -72,7 +72,7 @@ def test_snakefmt_is_clean():
 def test_unknown_scale_is_refused(data_env):
     r = snakemake("-n", "--config", "scale=fast")
     assert r.returncode != 0
-    assert "scale must be one of" in r.stdout + r.stderr
+    assert "'fast' is not one of ['full', 'quick', 'tiny']" in r.stdout + r.stderr
 
 
 def test_a_misspelt_key_or_a_wrong_kind_is_refused_by_the_schema(data_env):
@@ -80,8 +80,6 @@ def test_a_misspelt_key_or_a_wrong_kind_is_refused_by_the_schema(data_env):
     assert r.returncode != 0 and "scael" in r.stdout + r.stderr
     r = snakemake("-n", "--config", "skip_datasets=Page")  # a string where a list is expected
     assert r.returncode != 0 and "skip_datasets" in r.stdout + r.stderr
-    r = snakemake("-n", "--config", "scale=quik")
-    assert r.returncode != 0 and "'quik' is not one of ['full', 'quick', 'tiny']" in r.stdout + r.stderr
 
 
 @pytest.mark.parametrize("key", ["skip_datasets", "partial_datasets"])

@@ -17,9 +17,9 @@ RECORD_RULE = re.compile(r"_(record|fold|svmlight)$")
 
 
 def _clone(into: Path) -> Path:
-    """The files of workflow/ and paper_tables/ a clone would have (no results/, logs/)."""
+    """The files of workflow/, config/ and paper_tables/ a clone would have (no results/, logs/)."""
     listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard",
-                             "--", "workflow", "paper_tables"], cwd=REPO, capture_output=True)
+                             "--", "workflow", "config", "paper_tables"], cwd=REPO, capture_output=True)
     if listed.returncode != 0:
         pytest.skip("not a git checkout: no clone to imitate")
     for name in filter(None, listed.stdout.decode().split("\0")):
