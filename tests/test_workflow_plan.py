@@ -70,18 +70,18 @@ def test_a_fresh_clone_plans_only_the_table_steps_and_says_what_it_costs(data_en
     assert re.search(r"  cost: about \S+ of one core: the experiment jobs' measured 0\.0s", out)
     assert re.search(r"  expected wall time at --cores 8 \(this machine has \d+\)|  expected wall time at --cores 8:", out)
     whole = re.search(r"The whole full run, every job from scratch: (\d+\.\d) hours of one core \((\d+) jobs\), "
-                      r"about (\d+\.\d) hours wall at --cores 8 on 8 free cores", out)
+                      r"about (\S+ hours|\d+h\d\dm) wall at --cores 8 on 8 free cores", out)
     assert whole, out
-    assert float(whole.group(1)) > 20 and int(whole.group(2)) > 1600
+    assert int(whole.group(2)) > 1600
 
 
 def test_the_readme_states_the_whole_runs_cost_as_the_plan_computes_it(data_env, clone):
     out = _plan(clone)
-    whole = re.search(r"every job from scratch: (\d+\.\d) hours of one core \(\d+ jobs\), about (\d+\.\d) hours "
+    whole = re.search(r"every job from scratch: (\d+\.\d) hours of one core \(\d+ jobs\), about (\S+ hours|\d+h\d\dm) "
                       r"wall at --cores 8", out)
     first_screen = " ".join((REPO / "README.md").read_text(encoding="utf-8")[:2500].split())
     assert f"{whole.group(1)} CPU-hours" in first_screen, whole.group(0)
-    assert f"{whole.group(2)} hours at 8 cores" in first_screen, whole.group(0)
+    assert f"about {whole.group(2)} at 8 cores" in first_screen, whole.group(0)
 
 
 def test_recompute_runs_a_tables_jobs_again_and_only_while_asked(data_env, clone):
