@@ -196,3 +196,65 @@ def test_the_kernel_parameter_check_covers_the_ldm_estimators(cls):
         with pytest.raises(ValueError, match=f"'{param}' parameter of {cls.__name__}"):
             check_kernel_parameters(cls(kernel="poly", **{param: value}))
     check_kernel_parameters(cls(kernel="poly", coef0=1.0, gamma=0.5))
+
+
+def _legacy_gram_reference(K, y, lam, tol, max_iter):
+    """The earlier stop='legacy' solver as it was (commit 7ea5665), the Gram
+    form with every product recomputed: the reference the factored legacy
+    path must reproduce. Returns (g, n_iter, converged)."""
+    m = len(y)
+    pos, neg = y > 0, y < 0
+    Q = (1.0 - lam) * (y[:, None] * K * y[None, :])
+    Q[np.diag_indices(m)] += lam * pos.sum() * neg.sum() / m
+
+    def project(v):
+        out = np.empty_like(v)
+        out[pos] = ldm_baselines.project_simplex(v[pos])
+        out[neg] = ldm_baselines.project_simplex(v[neg])
+        return out
+
+    step = 1.0 / (2.0 * np.linalg.eigvalsh(Q)[-1])
+    g = np.where(pos, 1.0 / pos.sum(), 1.0 / neg.sum())
+    z, t, n_iter = g.copy(), 1.0, 0
+    while n_iter < max_iter:
+        grad_g = 2.0 * Q @ g
+        if grad_g @ g - grad_g[pos].min() - grad_g[neg].min() <= tol * max(1.0, abs(g @ Q @ g)):
+            return g, n_iter, True
+        n_iter += 1
+        g_next = project(z - step * 2.0 * Q @ z)
+        t_next = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * t * t))
+        z = g_next + (t - 1.0) / t_next * (g_next - g)
+        if g_next @ Q @ g_next > g @ Q @ g:
+            z, t_next = g.copy(), 1.0
+            g_next = project(g - step * grad_g)
+        g, t = g_next, t_next
+    return g, n_iter, False
+
+
+@pytest.mark.parametrize("lam", [1 / 11, 1 / 101])  # the LDM tables' C = 10 and 100
+@pytest.mark.parametrize("sparse", [False, True])
+def test_kmomd_legacy_factored(data_env, lam, sparse):
+    """Issue 25: stop='legacy' with the linear kernel works with X'(Yg)
+    products, never the m x m Gram matrix, and reaches the earlier Gram-form
+    solver's solution to its tolerance (heart_scale: objective, weights,
+    threshold, every training prediction). The step counts are not compared:
+    where momentum restarts fall moves with rounding (heart_scale, lam 1/11,
+    1/51, 1/101: 459, 446, 517 steps in the Gram form, 579, 424, 448 here)."""
+    X, y = heart()
+    g_ref, n_ref, conv_ref = _legacy_gram_reference(X @ X.T, y, lam, 1e-8, 100_000)
+    model = KMOMD(lam=lam, kernel="linear", stop="legacy", tol=1e-8, max_iter=100_000).fit(
+        sp.csr_matrix(X) if sparse else X, y)
+    assert conv_ref and model.converged_
+    w_ref = X.T @ (y * g_ref)
+    np.testing.assert_allclose(model.coef_[0], w_ref, rtol=1e-4, atol=1e-6 * np.abs(w_ref).max())
+    b_ref = -0.5 * float((X.T @ g_ref) @ w_ref)
+    assert model.intercept_[0] == pytest.approx(b_ref, rel=1e-4, abs=1e-8)
+    np.testing.assert_array_equal(np.sign(model.decision_function(X)), np.sign(X @ w_ref + b_ref))
+
+
+def test_kmomd_legacy_factored_never_forms_the_gram(monkeypatch):
+    """The linear legacy path never calls the kernel matrix."""
+    X, y = small()
+    monkeypatch.setattr(ldm_baselines.KMOMD, "_gram",
+                        lambda self, X: pytest.fail("the m x m Gram matrix was formed"))
+    assert KMOMD(lam=0.1, kernel="linear", stop="legacy").fit(X, y).converged_

@@ -13,6 +13,9 @@ array object says so; hashing its contents at every fit would cost what it
 saves. The wrapper instead owns a private copy that nothing can write to, so
 what it validated and what it cut stay true for as long as it lives.
 """
+import hashlib
+import weakref
+
 import numpy as np
 from sklearn.utils import check_array, check_consistent_length
 from sklearn.utils.validation import validate_data
@@ -21,6 +24,46 @@ from sklearn.utils.validation import validate_data
 # sub-Grams of a 4,925-row fold take about 0.66 GB (one class holds 90 % of
 # the rows, so four of the pairs are nearly the whole matrix).
 DEFAULT_CACHE_BYTES = 1 << 30
+
+
+# The arrays a PrecomputedGram owns and hands to solvers (its copy of K and its
+# sub-Grams): read-only, and nothing outside the wrapper may write to them, so
+# their content hash, once computed, stays true for as long as they live.
+# id -> (weak reference, digest or None); the weak reference tells a live
+# array from a later one that reuses its id, and removes the entry with it.
+_FROZEN = {}
+
+
+def _freeze(A):
+    """Make ``A`` (owning its memory) read-only and remember it as frozen."""
+    A.flags.writeable = False
+    key = id(A)
+    _FROZEN[key] = (weakref.ref(A, lambda _, key=key: _FROZEN.pop(key, None)), None)
+    return A
+
+
+def content_digest(A):
+    """A 16-byte hash of ``A``'s values (blake2b of its C-ordered bytes): the
+    key a solver caches a factorisation of a Gram matrix under. Hashed once
+    for the matrices a PrecomputedGram hands out (LDM's grids fit one Gram at
+    hundreds of points: hashing it at each cost a quarter of Table 3's LDM
+    time), at every call for any other array, which its owner may change."""
+    entry = _FROZEN.get(id(A))
+    if entry is not None and entry[0]() is A:
+        if entry[1] is None:
+            entry = _FROZEN[id(A)] = (entry[0], _blake(A))
+        return entry[1]
+    return _blake(A)
+
+
+def is_frozen(A):
+    """Whether ``A`` is a matrix a PrecomputedGram validated and holds."""
+    entry = _FROZEN.get(id(A))
+    return entry is not None and entry[0]() is A
+
+
+def _blake(A):
+    return hashlib.blake2b(np.ascontiguousarray(A).view(np.uint8), digest_size=16).digest()
 
 
 def _check_symmetric_gram(K):
@@ -102,8 +145,7 @@ class PrecomputedGram:
         if K is given and K.base is not None:  # a view: its base could still be written
             K = K.copy()
         check_training_gram(K)
-        K.flags.writeable = False
-        self._K = K
+        self._K = _freeze(K)
         self.max_cache_bytes = int(max_cache_bytes)
         self._cache = {}  # row indices' bytes -> read-only sub-Gram
         self.cache_bytes = 0
@@ -144,8 +186,7 @@ class PrecomputedGram:
         sub = self._cache.get(key)
         if sub is None:
             # np.take on both axes: the fastest contiguous sub-Gram (2x np.ix_)
-            sub = np.take(np.take(self._K, rows, axis=0), rows, axis=1)
-            sub.flags.writeable = False
+            sub = _freeze(np.take(np.take(self._K, rows, axis=0), rows, axis=1))
             if self.cache_bytes + sub.nbytes <= self.max_cache_bytes:
                 self._cache[key] = sub
                 self.cache_bytes += sub.nbytes

@@ -34,7 +34,6 @@ algorithm (pairing, averaging start, eta0 search, the margin-equal-1 case) is
 """
 from collections import OrderedDict
 from contextlib import nullcontext
-import hashlib
 from numbers import Integral, Real
 
 import numpy as np
@@ -46,6 +45,7 @@ from threadpoolctl import ThreadpoolController
 from .._kernels.kernels import kernel_matrix
 from .._kernels.ldm import PAIRINGS, ldm_asgd, ldm_cd
 from ..objectives import ldm_primal
+from ._gram import content_digest, is_frozen
 from ._kernel_model import KERNEL_PARAMETER_CONSTRAINTS
 from ._linear_or_kernel import LinearOrKernelMixin
 from ._validation import as_rows_input
@@ -53,7 +53,8 @@ from .base import BaseSVMClassifier, shared_constraints
 
 # Eigendecompositions of Gram matrices kept for the next fits (a grid over
 # lambda1, lambda2 and C on one fold reuses one). Keyed by a hash of the Gram
-# matrix's bytes (O(m^2), negligible beside the O(m^3) it saves); none for
+# matrix's bytes (O(m^2) at every fit, or once for the matrices of a
+# PrecomputedGram: _gram.content_digest); none for
 # m > _EIGH_MAX_M (V alone would take 8 m^2 bytes: 200 MB at m = 5000).
 # And the R of the Gram form per (G, y, lambda1): the lambda2 x C grid of one
 # lambda1 then pays no O(m^3) at all. Both are bounded by bytes, not by a
@@ -108,14 +109,10 @@ def _blas_for(m):
     return _threadpools.limit(limits=1, user_api="blas")
 
 
-def _digest(A):
-    return hashlib.blake2b(np.ascontiguousarray(A).view(np.uint8), digest_size=16).digest()
-
-
 def _gram_eigh(G, key=None):
     """(s, V) with G = V diag(s) V', cached by the bytes of G."""
     m = G.shape[0]
-    key = (G.shape, _digest(G)) if key is None else key
+    key = (G.shape, content_digest(G)) if key is None else key
     if key in _EIGH_CACHE:
         _EIGH_CACHE.move_to_end(key)
         return _EIGH_CACHE[key]
@@ -144,8 +141,8 @@ def kernel_update_rows(G, y, lambda1):
     c = 4.0 * lambda1 / m**2
     if c == 0.0:
         return np.eye(m)
-    gkey = (G.shape, _digest(G))
-    rkey = (gkey, _digest(np.asarray(y, dtype=float)), float(lambda1))
+    gkey = (G.shape, content_digest(G))
+    rkey = (gkey, content_digest(np.asarray(y, dtype=float)), float(lambda1))
     if rkey in _R_CACHE:  # the same fold and lambda1: another lambda2 or C of a grid
         _R_CACHE.move_to_end(rkey)
         return _R_CACHE[rkey]
@@ -424,7 +421,7 @@ class LDM(LinearOrKernelMixin, BaseSVMClassifier):
         else:
             rows = as_rows_input(X)
             G, evals = kernel_matrix(rows, rows, *self._kernel_args())
-        if not np.all(np.isfinite(G)):
+        if not is_frozen(G) and not np.all(np.isfinite(G)):  # a PrecomputedGram's is checked
             raise ValueError("LDM: non-finite kernel values: the data's norms overflow float64; "
                              "scale the features (or lower gamma / degree)")
         return as_rows_input(G), kernel_update_rows(G, y, lambda1), "gram", int(evals)

@@ -359,10 +359,10 @@ class KMOMD(LinearOrKernelMixin, BaseSVMClassifier):
     'legacy' is the earlier rule gap(g) <= tol * max(1, |g'Qg|), which is
     absolute whenever the objective is below 1 (X * 1e-4 on heart stopped
     after 8 steps at 4.1e-10, the optimum being 2.9e-20; issue 22, item 8):
-    kept, with the Gram form, only so that the committed LDM Tables 2-3 (which
-    select it by name) stay what was computed.
+    kept only so that the committed LDM Tables 2-3 (which select it by name)
+    stay what was computed.
 
-    kernel='linear' with stop='relative' never forms the m x m Gram matrix:
+    kernel='linear' (either rule) never forms the m x m Gram matrix:
     Q v = (1 - lam) Y X (X'(Y v)) + ridge v costs O(nnz(X)), and the step's
     Lipschitz constant 2 lambda_max(Q) comes from the largest singular value
     of X (the d x d or m x m Gram of the smaller side, or a Lanczos svds).
@@ -420,29 +420,40 @@ class KMOMD(LinearOrKernelMixin, BaseSVMClassifier):
                              "scale the features (or lower gamma / degree)")
         return K, evals
 
-    def _fit_binary(self, X, y, history):
-        if self.stop == "legacy":
-            return self._fit_legacy(X, y, history)
+    def _operator(self, X, y):
+        """Q = (1 - lam) YKY + ridge I as a product v -> Qv, its largest
+        eigenvalue, the kernel evaluations spent, and the bisecting threshold
+        b(g) = g'KYg / 2. The linear kernel never forms K (O(nnz(X)) a product:
+        Q v = (1 - lam) Y X (X'(Y v)) + ridge v, lambda_max from the largest
+        singular value of X); every other kernel uses the m x m Gram matrix."""
         m = len(y)
         pos, neg = y > 0, y < 0
         lam = float(self.lam)
         ridge = lam * pos.sum() * neg.sum() / m
-        factored = self.kernel == "linear"
-        if factored:
-            evals = 0
-
+        if self.kernel == "linear":
             def Qmul(v):
                 return (1.0 - lam) * y * np.asarray(X @ np.asarray(X.T @ (y * v)).ravel()).ravel() \
                     + ridge * v
-            top = (1.0 - lam) * _largest_squared_singular_value(X) + ridge
-        else:
-            K, evals = self._gram(X)
-            Q = (1.0 - lam) * (y[:, None] * K * y[None, :])
-            Q[np.diag_indices(m)] += ridge
 
-            def Qmul(v):
-                return Q @ v
-            top = float(sla.eigh(Q, eigvals_only=True, subset_by_index=[m - 1, m - 1])[0])
+            def bias(g):
+                return 0.5 * float(np.asarray(X.T @ g).ravel() @ np.asarray(X.T @ (y * g)).ravel())
+            return Qmul, (1.0 - lam) * _largest_squared_singular_value(X) + ridge, 0, bias
+        K, evals = self._gram(X)
+        Q = (1.0 - lam) * (y[:, None] * K * y[None, :])
+        Q[np.diag_indices(m)] += ridge
+
+        def Qmul(v):
+            return Q @ v
+
+        def bias(g):
+            return 0.5 * float(g @ (K @ (y * g)))
+        return Qmul, float(sla.eigh(Q, eigvals_only=True, subset_by_index=[m - 1, m - 1])[0]), evals, bias
+
+    def _fit_binary(self, X, y, history):
+        pos, neg = y > 0, y < 0
+        Qmul, top, evals, bias = self._operator(X, y)
+        if self.stop == "legacy":
+            return self._fit_legacy(X, y, history, Qmul, top, evals, bias)
 
         def project(v):
             out = np.empty_like(v)
@@ -484,12 +495,7 @@ class KMOMD(LinearOrKernelMixin, BaseSVMClassifier):
             if history.wants(n_iter):
                 history(n_iter, obj)
         history(n_iter, obj)
-        yg = y * g
-        if factored:
-            bias = 0.5 * float(np.asarray(X.T @ g).ravel() @ np.asarray(X.T @ yg).ravel())
-        else:
-            bias = 0.5 * float(g @ (K @ yg))
-        return self._result(X, g, yg, bias, n_iter, converged, evals, obj, gap,
+        return self._result(X, g, y * g, bias(g), n_iter, converged, evals, obj, gap,
                             None if converged else  # gap0 is 0 only when the start is optimal
                             f"the Frank-Wolfe gap is {gap:.3g}, {gap / gap0:.3g} of the start's > tol={self.tol}")
 
@@ -507,48 +513,49 @@ class KMOMD(LinearOrKernelMixin, BaseSVMClassifier):
             result.update(support=support, dual_coef=yg[support])
         return result
 
-    def _fit_legacy(self, X, y, history):
-        """stop='legacy': the earlier solver, unchanged (the Gram form and the
-        rule gap <= tol * max(1, |objective|)), for the committed LDM tables."""
-        m = len(y)
+    def _fit_legacy(self, X, y, history, Qmul, top, evals, bias):
+        """stop='legacy': the earlier iteration and rule, gap <= tol *
+        max(1, |objective|), for the committed LDM tables. Its steps are the
+        earlier solver's (momentum from g_next, restart to g with a gradient
+        step); the products are the shared operator's and reused (Qz by
+        linearity), so the iterates equal the earlier Gram-form ones up to
+        rounding (issue 25: test_kmomd_legacy_factored)."""
         pos, neg = y > 0, y < 0
-        K, evals = self._gram(X)
-        lam = float(self.lam)
-        ridge = lam * pos.sum() * neg.sum() / m
-        Q = (1.0 - lam) * (y[:, None] * K * y[None, :])
-        Q[np.diag_indices(m)] += ridge
-
-        def objective(g):
-            return float(g @ Q @ g)
 
         def project(v):
             out = np.empty_like(v)
             out[pos], out[neg] = project_simplex(v[pos]), project_simplex(v[neg])
             return out
 
-        step = 1.0 / (2.0 * max(float(np.linalg.eigvalsh(Q)[-1]), 1e-300))
+        step = 1.0 / (2.0 * max(top, 1e-300))
         g = np.where(pos, 1.0 / pos.sum(), 1.0 / neg.sum())  # the uniform start
-        z, t, n_iter, gap, converged = g.copy(), 1.0, 0, np.inf, False
+        Qg = Qmul(g)
+        z, Qz, t, n_iter, gap, converged = g, Qg, 1.0, 0, np.inf, False
         while n_iter < self.max_iter:
-            grad_g = 2.0 * Q @ g
+            grad_g = 2.0 * Qg
+            obj = float(g @ Qg)
             # Frank-Wolfe gap at g: the best vertex of each simplex
             gap = float(grad_g @ g - grad_g[pos].min() - grad_g[neg].min())
-            if gap <= self.tol * max(1.0, abs(objective(g))):
+            if gap <= self.tol * max(1.0, abs(obj)):
                 converged = True
                 break
             n_iter += 1
-            g_next = project(z - step * 2.0 * Q @ z)
+            g_next = project(z - step * 2.0 * Qz)
+            Q_next = Qmul(g_next)
             t_next = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * t * t))
-            z = g_next + (t - 1.0) / t_next * (g_next - g)
-            if objective(g_next) > objective(g):  # restart the momentum (monotone FISTA)
-                z, t_next = g.copy(), 1.0
+            if float(g_next @ Q_next) > obj:  # restart the momentum (monotone FISTA)
+                z, Qz, t_next = g, Qg, 1.0
                 g_next = project(g - step * grad_g)
-            g, t = g_next, t_next
+                Q_next = Qmul(g_next)
+            else:
+                beta = (t - 1.0) / t_next
+                z = g_next + beta * (g_next - g)
+                Qz = Q_next + beta * (Q_next - Qg)  # Q is linear: no product
+            g, Qg, t = g_next, Q_next, t_next
             if history.wants(n_iter):
-                history(n_iter, objective(g))
-        history(n_iter, objective(g))
-        yg = y * g
-        bias = 0.5 * float(g @ (K @ yg))
-        return self._result(X, g, yg, bias, n_iter, converged, evals, objective(g), gap,
+                history(n_iter, float(g @ Qg))
+        obj = float(g @ Qg)
+        history(n_iter, obj)
+        return self._result(X, g, y * g, bias(g), n_iter, converged, evals, obj, gap,
                             f"the Frank-Wolfe gap is {gap:.3g}")
 

@@ -70,6 +70,7 @@ from ...experiments.progress import Progress
 from ...experiments.records import JobFiles, RecordSchema, Values
 from ...experiments.selection import dataset_record, fold_record, select_and_test
 from ...experiments.splits import random_partitions
+from ...solvers import PrecomputedGram
 
 PAPER = "ldm"
 PARTITION_SEED = 0
@@ -189,7 +190,8 @@ class ScoreGrid:
     """Grid-scoring hook (repro.experiments.selection) of one method and
     kernel: scale on the fit part, then per RBF width one Gram matrix for the
     whole grid (the LDM solver also keeps its eigendecomposition across
-    lambda1, lambda2 and C), every point fitted and scored by accuracy; LDM's
+    lambda1, lambda2 and C; a PrecomputedGram, so it is validated and hashed
+    once), every point fitted and scored by accuracy; LDM's
     CD warm-started from the grid's previous point (``_warm_started``)."""
 
     def __init__(self, method: str, kernel: str):
@@ -215,6 +217,8 @@ class ScoreGrid:
                 if self.kernel == "rbf" and p["width_factor"] != width:
                     width, previous = p["width_factor"], None
                     F, V = rbf(D2f, width * delta), rbf(D2v, width * delta)
+                    if self.method != "SVM":  # ours (SVC takes the ndarray): checked and hashed once
+                        F = PrecomputedGram(F, copy=False)
                 elif self.kernel != "rbf":
                     F, V = Xf, Xv
                 model = _warm_started(self.make(p, len(y_fit)), previous)
