@@ -505,7 +505,12 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
     def _check_finite(self, result, p):
         """A ValueError naming the cause when a problem's model holds a NaN or an
         infinity (finite data whose norms or kernel values overflow float64),
-        instead of a model that predicts one class everywhere."""
+        instead of a model that predicts one class everywhere. A solver whose
+        own final check already refused non-finite values says so with
+        ``result["finite"] = True`` (SMO's: 550 small problems per 10-fold CV
+        of Vowel, where these four reductions cost about a tenth of the time)."""
+        if result.get("finite"):
+            return
         for key in self._RESULT_ARRAYS:
             if key in result and not np.all(np.isfinite(result[key])):
                 where = f" (problem {self.problems_[p]})" if len(self.problems_) > 1 else ""

@@ -89,6 +89,9 @@ def _result(estimator, y, C, eps_step, alpha, b, n_iter, n_evals, converged, gap
         **stop,
         "gap": gap,
         "objective": objective,
+        # _check_solution raised on a non-finite alpha, b or objective: the
+        # model's numbers (alpha y, -b, objective) are finite (base._check_finite)
+        "finite": True,
         "alpha": alpha,
         "C": C,
         **stats,

@@ -73,6 +73,37 @@ def test_the_grid_warm_starts_ldm_and_scores_it_as_cold_fits_do(kernel):
     assert L._warm_started(svc, first) is svc  # only LDM's CD is warm-started
 
 
+def test_the_two_ldm_readings_share_each_folds_eigendecompositions(monkeypatch):
+    """Issue 25: Table 3's two LDM readings fit the same Gram matrices (one per
+    inner fold and width); the content-keyed cache of repro.solvers.ldm pays
+    each eigendecomposition once for both. (No warm start across readings:
+    the double-sum reading's lambda1 m^2 lies 2^13 to 2^19 above the printed
+    reading's grid for the tables' fold sizes, so no problem of one reading
+    is near one of the other.)"""
+    import repro.solvers.ldm as ldm_module
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(80, 3))
+    y = np.repeat([0, 1], 40)
+    X[:, 0] += y
+    calls = []
+    eigh = np.linalg.eigh
+    monkeypatch.setattr(ldm_module.np.linalg, "eigh", lambda G: calls.append(1) or eigh(G))
+    full = L.PROTOCOLS["full"]
+    fit, val = np.arange(80) % 4 != 0, np.arange(80) % 4 == 0
+    counts = {}
+    for methods in (("LDM",), ("LDM", "LDM (double-sum)")):
+        ldm_module._EIGH_CACHE.clear()
+        ldm_module._R_CACHE.clear()
+        calls.clear()
+        for method in methods:
+            points = [p for p in L.grid(method, "rbf", full) if p["width_factor"] in (0.5, 1.0)][::10]
+            L.ScoreGrid(method, "rbf")(X[fit], y[fit], X[val], y[val], points)
+        counts[methods] = len(calls)
+    assert counts[("LDM",)] == 2  # one Gram matrix per width
+    assert counts[("LDM", "LDM (double-sum)")] == 2
+
+
 @pytest.mark.parametrize("table, dataset", [("ldm_table2", "planning-relax"), ("ldm_table3", "heart"),
                                             ("ldm_table4", "adult-a")])
 def test_a_quick_job_runs_every_method_and_records_the_evidence(data_env, table, dataset):

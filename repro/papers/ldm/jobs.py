@@ -190,8 +190,9 @@ class ScoreGrid:
     """Grid-scoring hook (repro.experiments.selection) of one method and
     kernel: scale on the fit part, then per RBF width one Gram matrix for the
     whole grid (the LDM solver also keeps its eigendecomposition across
-    lambda1, lambda2 and C; a PrecomputedGram, so it is validated and hashed
-    once), every point fitted and scored by accuracy; LDM's
+    lambda1, lambda2 and C, and with the other LDM reading, whose grid fits the
+    same matrices; a PrecomputedGram, so it is validated and hashed once),
+    every point fitted and scored by accuracy; LDM's
     CD warm-started from the grid's previous point (``_warm_started``)."""
 
     def __init__(self, method: str, kernel: str):
