@@ -155,6 +155,31 @@ def test_the_page_marks_significant_differences_and_counts_wins(data_env):
     assert "Does the selected LDM differ from the bias-free SVM?" in out.markdown
 
 
+def test_house_repeats_votes_data_on_its_own_partitions_and_is_counted_once(data_env):
+    """Issue 27, item 2: "house" and "vote" are one dataset; house is drawn on
+    other partitions (its seeds), its cells are shown, and the w/t/l row and
+    the verdict count the data once."""
+    X, y, _ = L.load("vote")
+    Xh, yh, _ = L.load("house")
+    np.testing.assert_array_equal(X, Xh)
+    full = L.PROTOCOLS["full"]
+    vote, house = L.partitions(y, full, "vote"), L.partitions(y, full, "house")
+    assert [s.seed for s in vote[:2]] == [0, 1] and [s.seed for s in house[:2]] == [1000, 1001]
+    assert all(not np.array_equal(v.test, h.test) for v, h in zip(vote, house))
+    rng = np.random.default_rng(0)
+    noise = rng.normal(0, 0.005, 10)
+    acc = {}
+    for d in ("vote", "house", "heart"):
+        acc.update({(d, "SVM"): 0.80 + noise, (d, "SVM (no bias)"): 0.80 + noise,
+                    (d, "LDM"): 0.85 + noise + rng.normal(0, 0.001, 10), (d, "LDM (double-sum)"): 0.80 + noise})
+    protocol = full.__class__(datasets=("vote", "house", "heart"), n_partitions=10)
+    out = R.table2(_records(acc), TableRun("full", protocol))
+    assert ("house", "LDM") in set(zip(out.csv.dataset, out.csv.method))  # its cells are shown
+    assert "| LDM | SVM | ours (2 distinct sets) | 2/0/0 |" in out.markdown
+    assert "Over the 2 distinct sets complete here" in out.markdown
+    assert "house: vote's data" in out.markdown
+
+
 def test_a_set_with_fewer_partitions_is_partial_not_a_mean(data_env):
     acc = {("heart", m): [0.8, 0.82] for m in ("SVM", "SVM (no bias)", "LDM", "LDM (double-sum)")}
     records = _records(acc, n=4)

@@ -63,6 +63,7 @@ def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> Ta
                                   .rename(columns={"std": "std_published", "marker": "marker_published"}),
                                   on=["dataset", "method"], how="left")
     tests = ttests(complete)
+    repeated = repeated_note(records)
     marker = {(d, m): MARKERS[o] for d, m, o in zip(tests.get("dataset", []), tests.get("method", []),
                                                     tests.get("outcome", []))}
     comparison["marker_ours"] = [marker.get((d, m), "") if m != BASELINE else ""
@@ -72,7 +73,7 @@ def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> Ta
     evidence = evidence_table(complete)
     wtl = win_tie_loss_rows(tests, pub, complete)
     md = "\n".join(filter(None, [
-        verdict_markdown(tests, evidence, pub),
+        verdict_markdown(tests, evidence, pub, repeated),
         comparison_markdown(comparison, f"LDM paper, Table {table_id[-1]}: accuracy, {kernel_name} kernel", 3,
                             notes=f"Mean (std_ours) of the test accuracy over {protocol.n_partitions} random "
                                   "half/half partitions against the published mean (std_published); markers: "
@@ -82,10 +83,10 @@ def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> Ta
                                   "lambda2 in 2^-8..2^-2, the RBF width in 2^-2..2^2 times the mean distance, kernel "
                                   "exp(-||x-z||^2 / (2 width^2))). MDO is not run: its definition and 'recommended "
                                   "parameters' could not be obtained (repro.solvers.ldm_baselines.MDO); its cells "
-                                  "read 'not run (no records)'."),
+                                  "read 'not run (no records)'." + (" " + repeated if repeated else "")),
         to_markdown(wtl, title="Win/tie/loss against SVM (the paper's last row)",
-                    notes="Ours over the sets run here (complete partitions only); the paper's over all "
-                          "of its sets."),
+                    notes="Ours over the distinct sets run here (complete partitions only); the paper's "
+                          "over all of its sets." + (" " + repeated if repeated else "")),
         to_markdown(ours_only.drop(columns=["metric"]).round(3),
                     title="Methods and readings the paper does not print",
                     notes="SVM (no bias): LDM has no bias, so this is the like-for-like SVM. LDM "
@@ -114,6 +115,21 @@ def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> Ta
     return TableOutput(comparison, md)
 
 
+def distinct(frame: pd.DataFrame, column: str = "dataset") -> pd.DataFrame:
+    """``frame`` without the rows of sets that repeat another's data
+    (L.REPEATED_SETS): counts over sets count each dataset once."""
+    return frame[~frame[column].isin(list(L.REPEATED_SETS))] if len(frame) else frame
+
+
+def repeated_note(records: pd.DataFrame) -> str:
+    """What the page says of the sets that repeat another's data, if it has any."""
+    shown = [n for n in L.REPEATED_SETS if n in set(records.get("paper_dataset", []))]
+    return " ".join(f"{n}: {L.REPEATED_SETS[n][0]}'s data (the paper's two rows are one UCI dataset, "
+                    f"repro.papers.ldm.jobs.REPEATED_SETS says why), on partitions of its own (seeds "
+                    f"{L.REPEATED_SETS[n][1]} + r); its cells are shown, and the counts over sets "
+                    f"(w/t/l, the verdict) count the data once, as {L.REPEATED_SETS[n][0]}." for n in shown)
+
+
 def published_wtl(pub: pd.DataFrame):
     """The paper's w/t/l row of LDM against SVM as {'wins', 'ties', 'losses'}
     counts, or None where the table prints none."""
@@ -132,11 +148,12 @@ def win_tie_loss_rows(tests: pd.DataFrame, pub: pd.DataFrame, records: pd.DataFr
                      "w/t/l": "/".join(str(v) for v in printed.values())})
     for method in L.LDM_READINGS:
         for against in (BASELINE, "SVM (no bias)"):
-            t = (paired_comparison(records, method, against, score="test_accuracy", by="paper_dataset")
+            t = (paired_comparison(distinct(records, "paper_dataset"), method, against, score="test_accuracy",
+                                   by="paper_dataset")
                  if len(records) else pd.DataFrame(columns=["outcome"]))
             if len(t):
                 c = win_tie_loss(t)
-                rows.append({"method": method, "against": against, "source": f"ours ({len(t)} sets)",
+                rows.append({"method": method, "against": against, "source": f"ours ({len(t)} distinct sets)",
                              "w/t/l": f"{c['win']}/{c['tie']}/{c['loss']}"})
     return pd.DataFrame(rows, columns=["method", "against", "source", "w/t/l"])
 
@@ -158,9 +175,11 @@ def evidence_table(records: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def verdict_markdown(tests: pd.DataFrame, evidence: pd.DataFrame, pub: pd.DataFrame) -> str:
+def verdict_markdown(tests: pd.DataFrame, evidence: pd.DataFrame, pub: pd.DataFrame, repeated: str = "") -> str:
     """The evidence on "LDM beats SVM" in one paragraph, every number computed
-    from the t-tests and the agreement table of this page (LDM as printed)."""
+    from the t-tests and the agreement table of this page (LDM as printed),
+    over distinct datasets (``distinct``)."""
+    tests, evidence = distinct(tests), distinct(evidence)
     printed = published_wtl(pub)
     paper = (f"the paper: LDM significantly better than SVM on {printed['wins']} of "
              f"{sum(printed.values())} sets, worse on {printed['losses']}"
@@ -181,7 +200,7 @@ def verdict_markdown(tests: pd.DataFrame, evidence: pd.DataFrame, pub: pd.DataFr
     vs = mine.vs_no_bias.value_counts()
     same = int((mine.agreement >= 0.99).sum())
     lines = [
-        f"Over the {n} sets complete here ({paper}): LDM is significantly better than SVM on "
+        f"Over the {n} distinct sets complete here ({paper}): LDM is significantly better than SVM on "
         f"{count['win']}, tied on {count['tie']}, worse on {count['loss']} (paired t-test, 95 %).",
         f"The bias-free SVM, against SVM: better on {sum(v == 'win' for v in no_bias.values())}, worse on "
         f"{sum(v == 'loss' for v in no_bias.values())}"
@@ -193,7 +212,7 @@ def verdict_markdown(tests: pd.DataFrame, evidence: pd.DataFrame, pub: pd.DataFr
         f"{len(mine)} sets (mean agreement {mine.agreement.mean():.3f}); the inner CV ties at its best score "
         f"on {mine.ties.mean():.0f} of {int(mine.grid.iloc[0])} grid points on average, and the tie rule then "
         "takes the first of them in grid order (width, C, lambda1, lambda2, each ascending).",
-    ]
+    ] + ([repeated] if repeated else [])
     return "# Verdict on 'LDM beats SVM'\n\n" + " ".join(lines) + "\n"
 
 
