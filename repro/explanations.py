@@ -8,7 +8,9 @@ explanation is as misleading as a missing one).
 
 An entry is filed under ``(table id, dataset, method)``; ``None`` for the
 dataset or the method makes it a *rule* over many cells (a cell entry wins
-over a rule). Every entry has a ``when`` condition, computed from the evidence,
+over a rule, a rule naming the method over one naming neither). A rule's key
+may hold a tuple of rules, tried in order: the first that holds covers the
+cell (so a reason that explains and a finding that does not can share a key). Every entry has a ``when`` condition, computed from the evidence,
 that must hold for its reason to hold: a rule applies only where it does, and
 a cell entry whose condition fails leaves the miss ``miss (unexplained)`` with
 the failed condition in its reason (a test fails on it: the entry is stale).
@@ -54,16 +56,17 @@ def explain(table: str, cell, context: dict) -> Resolved | None:
     when there is none."""
     for key in ((table, cell.dataset, cell.method), (table, None, cell.method),
                 (table, cell.dataset, None), (table, None, None)):
-        entry = EXPLANATIONS.get(key)
-        if entry is None:
+        filed = EXPLANATIONS.get(key)
+        if filed is None:
             continue
-        holds = bool(entry.when(cell, context))
-        if None in key[1:] and not holds:
-            continue  # a rule covers only the cells where it holds
-        if not holds:
-            return Resolved(key, f"the registered reason does not hold here ({entry.condition} is "
-                                 f"false); it read: {entry.reason}", False, False)
-        return Resolved(key, entry.render(cell, context), entry.explained, True)
+        for entry in filed if isinstance(filed, tuple) else (filed,):
+            holds = bool(entry.when(cell, context))
+            if None in key[1:] and not holds:
+                continue  # a rule covers only the cells where it holds
+            if not holds:
+                return Resolved(key, f"the registered reason does not hold here ({entry.condition} is "
+                                     f"false); it read: {entry.reason}", False, False)
+            return Resolved(key, entry.render(cell, context), entry.explained, True)
     return None
 
 
@@ -86,4 +89,6 @@ def register(paper: str, entries_of_paper: dict) -> None:
             raise ValueError(f"explanation {key} is filed under a table of another paper than {paper!r}")
         if key in EXPLANATIONS:
             raise ValueError(f"explanation {key} is registered twice")
+        if isinstance(entry, tuple) and None not in key[1:]:
+            raise ValueError(f"explanation {key}: only a rule's key (dataset or method None) holds a tuple")
         EXPLANATIONS[key] = entry

@@ -65,6 +65,23 @@ def test_a_registered_miss_is_explained_with_computed_facts(registry):
         ("A", "SMO"): (("test_table", "A", "SMO"), True), ("B", "GS"): (("test_table", None, "GS"), True)}
 
 
+def test_a_rules_tuple_is_tried_in_order_and_only_rules_hold_one(registry):
+    """One rule key may hold several rules (issue 27: a tested reason and a
+    finding that explains nothing): the first that holds covers the cell."""
+    explains = Explanation(reason="explained {cell.dataset}", evidence="e", condition="ours far above",
+                           when=lambda cell, ctx: cell.reproduced > 2 * cell.published)
+    finding = Explanation(reason="a finding on {cell.dataset}", evidence="e", condition="any",
+                          explained=False, when=lambda cell, ctx: True)
+    registry[("test_table", None, None)] = (explains, finding)
+    t = compare(PUB, REP, "gs_svm", "test_table").set_index(["dataset", "method"])
+    assert t.loc[("A", "SMO"), "verdict"] == "miss (explained)"               # 41 > 2 x 20
+    assert t.loc[("A", "SMO"), "why"].startswith("explained A")
+    assert t.loc[("B", "GS"), "verdict"] == "miss (unexplained) (stand-in)"   # the finding
+    assert t.loc[("B", "GS"), "why"].startswith("a finding on B")
+    with pytest.raises(ValueError, match="only a rule's key"):
+        explanations.register("gs_svm", {("gs_svm_table1", "A", "SMO"): (explains,)})
+
+
 def test_a_cell_entry_whose_condition_fails_leaves_the_miss_unexplained(registry):
     registry[("test_table", "A", "SMO")] = Explanation(
         reason="ours is below", evidence="", when=lambda cell, ctx: cell.reproduced < cell.published,

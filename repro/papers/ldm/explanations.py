@@ -60,28 +60,39 @@ def _ldm_accuracy_facts(cell, ctx):
     std_pub = float(std_pub.iloc[0]) if len(std_pub) and np.isfinite(std_pub.iloc[0]) else np.nan
     std_ours = float(mine.test_accuracy.std()) if n > 1 else np.nan
     se = float(np.sqrt(std_pub ** 2 / _LDM_PAPER_PARTITIONS + std_ours ** 2 / n)) if n > 1 else np.nan
-    other_data = ours is not None and paper is not None and ours != paper
-    sampling = (n < _LDM_PAPER_PARTITIONS and np.isfinite(se)
-                and abs(cell.reproduced - cell.published) <= 2 * se)
-    parts = []
-    if other_data:
-        parts.append(f"our set is {ours[0]} x {ours[1]}, the paper's {paper[0]} x {paper[1]} (Table 1): "
-                     "another version of the data (ldm_table1 and its registry note say why)")
-    if sampling:
-        parts.append(f"this scale averages {n} partitions, not the paper's {_LDM_PAPER_PARTITIONS}: the "
-                     f"difference {cell.reproduced - cell.published:+.3f} is within two standard errors of a "
-                     f"difference of means ({2 * se:.3f}, from the published std {std_pub:.3f} over "
-                     f"{_LDM_PAPER_PARTITIONS} and ours {std_ours:.3f} over {n})")
-    return {"why": "; and ".join(parts), "other_data": other_data, "sampling": sampling}
+    return {"ours": ours, "paper": paper, "n": n, "se": se, "std_pub": std_pub, "std_ours": std_ours,
+            "other_data": ours is not None and paper is not None and ours != paper,
+            "sampling": (n < _LDM_PAPER_PARTITIONS and np.isfinite(se)
+                         and abs(cell.reproduced - cell.published) <= 2 * se),
+            "difference": cell.reproduced - cell.published,
+            "ours_text": f"{ours[0]} x {ours[1]}" if ours else "?",
+            "paper_text": f"{paper[0]} x {paper[1]}" if paper else "?"}
 
 
-_LDM_ACCURACY = Explanation(
-    reason="{why}",
-    evidence="ldm_table1 (sizes); the columns std_ours and std_published of this table",
-    when=lambda cell, ctx: (lambda f: f["other_data"] or f["sampling"])(_ldm_accuracy_facts(cell, ctx)),
-    condition="our set's size differs from Table 1's, or a run on fewer partitions than the paper's is "
-              "within two standard errors of the published mean",
+# A computed fact that could have come out otherwise: fewer partitions than the
+# paper's, and the difference within two standard errors of a difference of means.
+_LDM_SAMPLING = Explanation(
+    reason="this scale averages {n} partitions, not the paper's 30: the difference {difference:+.3f} is "
+           "within two standard errors of a difference of means ({se:.3f} each, from the published std "
+           "{std_pub:.3f} over 30 and ours {std_ours:.3f} over {n})",
+    evidence="the columns std_ours and std_published of this table",
+    when=lambda cell, ctx: _ldm_accuracy_facts(cell, ctx)["sampling"],
+    condition="a run on fewer partitions than the paper's is within two standard errors of the published mean",
     facts=_ldm_accuracy_facts)
+
+# A finding, not an explanation (issue 27): our set's size differs from Table
+# 1's, so the paper ran another version or encoding of the data; whether that
+# version accounts for the miss is untested until the cell is run on it (the
+# same miss on a set of the paper's size, or a pass beside it on ours, says
+# that the size alone explains nothing).
+_LDM_OTHER_DATA = Explanation(
+    reason="our set is {ours_text}, the paper's {paper_text} (Table 1): it ran another version or encoding "
+           "of the data (ldm_table1 and its registry note say which, where known). Not tested: no run on a "
+           "version of the paper's size yet, so whether the data account for the miss is not known",
+    evidence="ldm_table1 (sizes); the other methods' verdicts on the same set in this table",
+    when=lambda cell, ctx: _ldm_accuracy_facts(cell, ctx)["other_data"],
+    condition="our set's size differs from Table 1's",
+    explained=False, facts=_ldm_accuracy_facts)
 
 
 def _ldm_bias_free_facts(cell, ctx):
@@ -96,8 +107,8 @@ def _ldm_bias_free_facts(cell, ctx):
 
 
 def _ldm_bias_free_when(cell, ctx):
-    if _LDM_ACCURACY.when(cell, ctx):
-        return False  # the general reasons hold: they are the explanation
+    if _LDM_SAMPLING.when(cell, ctx):
+        return False  # the partitions explain it; the finding would add nothing
     f = _ldm_bias_free_facts(cell, ctx)
     return f["agreement"] >= 0.99 and abs(f["no_bias"] - cell.reproduced) <= 0.01
 
@@ -120,8 +131,9 @@ _LDM_BIAS_FREE = Explanation(
 EXPLANATIONS = {
     # LDM Table 1: a rule over the size cells, holding where the registry explains the difference
     ("ldm_table1", None, None): _LDM_OTHER_VERSION,
-    # LDM Tables 2-4: rules over the accuracy cells (each holds only where its facts say so)
-    **{(t, None, None): _LDM_ACCURACY for t in ("ldm_table2", "ldm_table3", "ldm_table4")},
+    # LDM Tables 2-4: rules over the accuracy cells (each holds only where its facts say so);
+    # the bias-free finding (filed per method) comes before the size finding
+    **{(t, None, None): (_LDM_SAMPLING, _LDM_OTHER_DATA) for t in ("ldm_table2", "ldm_table3", "ldm_table4")},
     **{(t, None, m): _LDM_BIAS_FREE for t in ("ldm_table2", "ldm_table3", "ldm_table4")
        for m in ("LDM", "LDM (double-sum)", "LDM (code)")},
 }
