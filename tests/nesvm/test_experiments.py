@@ -22,7 +22,7 @@ def _records(times: dict, C=R.FIG4_C, capped=()):
                          "n_train": {1: 1605, 2: 2265, 3: 3185, 4: 4781, 5: 6414, 6: 11220}[set_id],
                          "n_test": 100, "n_features": 123, "C": C, "tol": N.TOL, "ref_tol": N.REF_TOL,
                          "ref_primal": 10.0, "ref_dual": 9.99, "ref_seconds": 1.0, "ref_capped": False,
-                         "cap_seconds": 60.0, "method": method,
+                         "cap_seconds": 60.0, "smo_working_set": "second_order", "method": method,
                          "unavailable": "" if method in per_method else "not here",
                          "runs": 0 if t != t else 10, "capped": (set_id, method) in capped,
                          "mean_seconds": t, "best_seconds": t, "n_iter": 5, "primal": 10.5 if t == t else np.nan,
@@ -109,6 +109,7 @@ def test_the_page_is_built_from_records_with_capped_and_unavailable_cells_said()
     assert "> 60 (cap)" in out.markdown
     assert "SVM-Perf" in out.markdown and "no build on the package index" in out.markdown
     assert "a6a, stand-in" in out.markdown
+    assert "SMO (ours, timed and as the reference): working_set second_order" in out.markdown
     assert out.figures["png"][:4] == b"\x89PNG"
 
 
@@ -434,7 +435,7 @@ def test_the_time_experiments_nesvm_reproduces_its_committed_records(data_env):
 
 @pytest.mark.parametrize("C", [1.0, 100.0])
 def test_the_reference_optimum_is_the_same_on_either_smo_path(data_env, C):
-    """Protocol.ref_working_set (issue 25): the second-order path reaches the
+    """Protocol.smo_working_set (issue 25): the second-order path reaches the
     Keerthi path's optimum of the same dual on Table I's set 1 (a1a) to REF_TOL."""
     X, y, *_ = N.load_set(1)
     X, y = X[:600], y[:600]

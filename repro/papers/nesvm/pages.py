@@ -217,6 +217,7 @@ def time_vs_c_and_size(records: pd.DataFrame, table_run) -> TableOutput:
         seconds.loc[(seconds.set == r.set) & (seconds.C == r.C), r.method] = f"> {r.cap_seconds:g} (cap)"
     unavailable = {m: why for m, why in zip(shown.method, shown.unavailable) if why}
     unavailable.update(N.UNAVAILABLE_METHODS)
+    smo_paths = sorted(set(records["smo_working_set"]))
     gap_cells = pivot("gap", lambda v: "" if v != v else f"{v:.2e}")
     uncertified = shown[shown.certified_gap != shown.certified_gap][["set", "C"]].drop_duplicates()
     for _, r in uncertified.iterrows():  # no dual bound there: the gaps are to the best model found
@@ -244,7 +245,8 @@ def time_vs_c_and_size(records: pd.DataFrame, table_run) -> TableOutput:
                           "(repro.experiments.timing.run_capped). All solvers stop at a tolerance of "
                           f"{N.TOL:g} (the paper's); NESVM: mu = 5, w0 = w* = 0; Pegasos: lambda = 1/(C m), "
                           "k = 1, a fixed number of epochs (no tolerance of its own; "
-                          "repro.papers.nesvm.jobs says how many). Unavailable: "
+                          "repro.papers.nesvm.jobs says how many); SMO (ours, timed and as the reference): "
+                          f"working_set {' and '.join(smo_paths)}. Unavailable: "
                           + "; ".join(f"{m}: {why}" for m, why in unavailable.items())
                           + ". Compare ratios within one table, and only between like machines."),
         to_markdown(gap_cells,
