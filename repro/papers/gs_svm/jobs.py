@@ -233,9 +233,10 @@ class ScoreGrid:
     upwards with warm starts (the multipliers at one C are feasible for the
     next). Prediction reads K(X_val, X_fit) columns of the support vectors."""
 
-    def __init__(self, method: str, working_set: str = "keerthi"):
+    def __init__(self, method: str, working_set: str = "keerthi", hm_max_iter: int = HM_MAX_ITER):
         self.method = method
         self.working_set = working_set  # SMO's path for SVMs and HM-SVMs (Protocol.working_set)
+        self.hm_max_iter = hm_max_iter  # HM-SVMs' step cap (the protocol's; uncapped.py lifts it)
         self.unconverged = 0       # one-vs-one problems stopped early, over every fit of this hook
         self.last_unconverged = 0  # the same, in the last call only (the layer's refit)
 
@@ -269,7 +270,7 @@ class ScoreGrid:
         if self.method == "GS-SVMs":
             return GSSVM(kernel="precomputed", history_every=None)
         if self.method == "HM-SVMs":
-            return HardMarginSVM(kernel="precomputed", max_iter=HM_MAX_ITER, history_every=None,
+            return HardMarginSVM(kernel="precomputed", max_iter=self.hm_max_iter, history_every=None,
                                  working_set=self.working_set)
         return SMO(kernel="precomputed", modification=2, kernel_cache=True, warm_start=True,
                    history_every=None, working_set=self.working_set)
@@ -320,19 +321,20 @@ def run_cv_fold(protocol: Protocol, dataset: str, fold: int, methods=None) -> pd
     return pd.DataFrame(records)
 
 
-def refit(protocol: Protocol, record) -> dict:
+def refit(protocol: Protocol, record, hm_max_iter: int = HM_MAX_ITER) -> dict:
     """The final model of one Table 2 record again: refitted on the outer
     training part at the record's selected parameters and scored on its test
     part, without the inner CV (which chose them). Returns its test accuracy and
     how many of its one-vs-one problems stopped unconverged: what records made
     before ``refit_unconverged_problems`` existed lack, and a check that the
-    refit is the recorded model (same accuracy)."""
+    refit is the recorded model (same accuracy). ``hm_max_iter``: HM-SVMs' step
+    cap (another than the protocol's tests the cap, repro.papers.gs_svm.uncapped)."""
     X, y, _ = load_dense(record.paper_dataset)
     outer = outer_splits(y, protocol)[int(record.split_index)]
     params = {"gamma": 2.0 ** record.log2_theta}
     if not np.isnan(record.log2_C):
         params["C"] = 2.0 ** record.log2_C
-    hook = ScoreGrid(record.method, protocol.working_set)
+    hook = ScoreGrid(record.method, protocol.working_set, hm_max_iter)
     accuracy = hook(X[outer.train], y[outer.train], X[outer.test], y[outer.test], [params])[0]
     return {"test_accuracy": float(accuracy), "refit_unconverged_problems": hook.last_unconverged}
 
