@@ -75,13 +75,6 @@ rule gs_svm_table1:
 rule gs_svm_table2:
     input:
         unpack(table_inputs(GS_T2, GS_PROTOCOL)),
-        # the HM-SVM refits without the step cap (committed; python -m
-        # repro.papers.gs_svm.uncapped), which the full scale's explanations read
-        uncapped=(
-            ["paper_tables/gs_svm_table2_uncapped_refits.csv"]
-            if SCALE == "full"
-            else []
-        ),
     output:
         csv=in_report(f"{TABLES}/gs_svm_table2.csv", "gs_svm_table2"),
         md=f"{TABLES}/gs_svm_table2.md",

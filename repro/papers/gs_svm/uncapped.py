@@ -10,9 +10,12 @@ inner CV that chose theta is not rerun (its fits stopped at the cap too).
 
     python -m repro.papers.gs_svm.uncapped     # writes EVIDENCE (about 2 CPU-minutes)
 
-The page of Table 2 reads EVIDENCE (committed) into the explanations' context:
-the cap explains a cell only where the uncapped refits bring it within the
-tolerance (repro/papers/gs_svm/explanations.py).
+The page of Table 2 reads EVIDENCE (committed) into the explanations' context
+where it exists (not a declared input of the page's rule: a copy of the
+workflow without it builds the page with those cells "not run"): the cap
+explains a cell only where the uncapped refits bring it within the tolerance
+(repro/papers/gs_svm/explanations.py). Rerun this after Table 2's HM-SVM
+records change, then rebuild the page (--forcerun gs_svm_table2).
 """
 from __future__ import annotations
 
