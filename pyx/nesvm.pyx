@@ -179,6 +179,20 @@ def smoothed_hinge_values(const double[::1] m, const double[::1] xinf, double mu
     return h, u
 
 
+cdef inline int _status(double fmu, double change, long long steps, double tol, bint relative,
+                        long long max_iter, double diverge_above) noexcept nogil:
+    """Both schemes' end test after ``steps`` steps: diverged (F_mu non-finite or past
+    ``diverge_above``), converged (Algorithm 1's rule |F_mu(w^k) - F_mu(w^{k-1})| < eps,
+    relative or absolute), at max_iter, or -1 to go on."""
+    if not isfinite(fmu) or fmu > diverge_above:
+        return ST_DIVERGED
+    if steps > 0 and change < (tol * fabs(fmu) if relative else tol):
+        return ST_CONVERGED
+    if steps >= max_iter:
+        return ST_MAX_ITER
+    return -1
+
+
 cdef inline double _objectives(int model, bint kernel_penalty, const double* w, int d,
                                const double* f, double C, double mu_l1, bint smoothed,
                                double loss_sum) noexcept nogil:
@@ -307,14 +321,7 @@ def nesvm_run(tuple x, const double[::1] y, const double[::1] xinf, int model, d
             fmu = _objectives(model, kernel_penalty, th, d, fp, C, mu_l1, True, loss)
         if steps > 0:
             change = fabs(fmu - fmu_prev)
-        if not isfinite(fmu) or fmu > diverge_above:
-            status = ST_DIVERGED
-        elif steps > 0 and change < (tol * fabs(fmu) if relative else tol):
-            status = ST_CONVERGED
-        elif steps >= max_iter:
-            status = ST_MAX_ITER
-        else:
-            status = -1
+        status = _status(fmu, change, steps, tol, relative, max_iter, diverge_above)
         report = status >= 0 or (every > 0 and (offset + steps) % every == 0)
         if report and history is not None:
             history(offset + steps, partial(
@@ -535,14 +542,7 @@ def nesvm_restart_run(tuple x, const double[::1] y, const double[::1] xinf, int 
                                       &hinge))
     fy_val = fmu  # F_mu(y_1), y_1 = x_0, its duals in coef
     while True:
-        if not isfinite(fmu) or fmu > diverge_above:
-            status = ST_DIVERGED
-        elif steps > 0 and change < (tol * fabs(fmu) if relative else tol):
-            status = ST_CONVERGED
-        elif steps >= max_iter:
-            status = ST_MAX_ITER
-        else:
-            status = -1
+        status = _status(fmu, change, steps, tol, relative, max_iter, diverge_above)
         if status >= 0 and steps > 0 and isfinite(fmu):
             # the end: X x_k afresh, F_mu(x_k) from it (the returned fmu, fx)
             with nogil:

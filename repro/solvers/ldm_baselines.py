@@ -314,6 +314,15 @@ def _largest_squared_singular_value(X):
     return float(s[0]) ** 2 * (1.0 + 1e-8)  # Lanczos to its tolerance: err on the safe side
 
 
+def _two_simplices(pos, neg):
+    """The projection onto KM-OMD's feasible set: each class's weights onto its simplex."""
+    def project(v):
+        out = np.empty_like(v)
+        out[pos], out[neg] = project_simplex(v[pos]), project_simplex(v[neg])
+        return out
+    return project
+
+
 def project_simplex(v):
     """The Euclidean projection of v onto {g >= 0, sum g = 1} (sort-based:
     Held, Wolfe and Crowder 1974; Duchi et al. 2008)."""
@@ -452,13 +461,9 @@ class KMOMD(LinearOrKernelMixin, BaseSVMClassifier):
     def _fit_binary(self, X, y, history):
         pos, neg = y > 0, y < 0
         Qmul, top, evals, bias = self._operator(X, y)
+        project = _two_simplices(pos, neg)
         if self.stop == "legacy":
-            return self._fit_legacy(X, y, history, Qmul, top, evals, bias)
-
-        def project(v):
-            out = np.empty_like(v)
-            out[pos], out[neg] = project_simplex(v[pos]), project_simplex(v[neg])
-            return out
+            return self._fit_legacy(X, y, history, Qmul, top, evals, bias, project)
 
         def fw_gap(g, grad):
             return float(grad @ g - grad[pos].min() - grad[neg].min())
@@ -513,7 +518,7 @@ class KMOMD(LinearOrKernelMixin, BaseSVMClassifier):
             result.update(support=support, dual_coef=yg[support])
         return result
 
-    def _fit_legacy(self, X, y, history, Qmul, top, evals, bias):
+    def _fit_legacy(self, X, y, history, Qmul, top, evals, bias, project):
         """stop='legacy': the earlier iteration and rule, gap <= tol *
         max(1, |objective|), for the committed LDM tables. Its steps are the
         earlier solver's (momentum from g_next, restart to g with a gradient
@@ -521,12 +526,6 @@ class KMOMD(LinearOrKernelMixin, BaseSVMClassifier):
         linearity), so the iterates equal the earlier Gram-form ones up to
         rounding (issue 25: test_kmomd_legacy_factored)."""
         pos, neg = y > 0, y < 0
-
-        def project(v):
-            out = np.empty_like(v)
-            out[pos], out[neg] = project_simplex(v[pos]), project_simplex(v[neg])
-            return out
-
         step = 1.0 / (2.0 * max(top, 1e-300))
         g = np.where(pos, 1.0 / pos.sum(), 1.0 / neg.sum())  # the uniform start
         Qg = Qmul(g)

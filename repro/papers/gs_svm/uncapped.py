@@ -80,9 +80,10 @@ def load_evidence(path: Path = EVIDENCE) -> pd.DataFrame | None:
 
 def main():
     from ..._io import write_text_atomic
+    from ...experiments.records import read_records
     from ...experiments.resume import records_file
 
-    records = pd.read_csv(records_file("gs_svm_table2"))
+    records = read_records(records_file("gs_svm_table2"), J.TABLE2_SCHEMA)
     write_text_atomic(EVIDENCE, uncapped_refits(records).to_csv(index=False))
 
 

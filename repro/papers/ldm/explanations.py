@@ -60,7 +60,7 @@ def _ldm_accuracy_facts(cell, ctx):
     std_pub = float(std_pub.iloc[0]) if len(std_pub) and np.isfinite(std_pub.iloc[0]) else np.nan
     std_ours = float(mine.test_accuracy.std()) if n > 1 else np.nan
     se = float(np.sqrt(std_pub ** 2 / _LDM_PAPER_PARTITIONS + std_ours ** 2 / n)) if n > 1 else np.nan
-    return {"ours": ours, "paper": paper, "n": n, "se": se, "std_pub": std_pub, "std_ours": std_ours,
+    return {"ours": ours, "paper": paper, "n": n, "two_se": 2 * se, "std_pub": std_pub, "std_ours": std_ours,
             "other_data": ours is not None and paper is not None and ours != paper,
             "sampling": (n < _LDM_PAPER_PARTITIONS and np.isfinite(se)
                          and abs(cell.reproduced - cell.published) <= 2 * se),
@@ -73,7 +73,7 @@ def _ldm_accuracy_facts(cell, ctx):
 # paper's, and the difference within two standard errors of a difference of means.
 _LDM_SAMPLING = Explanation(
     reason="this scale averages {n} partitions, not the paper's 30: the difference {difference:+.3f} is "
-           "within two standard errors of a difference of means ({se:.3f} each, from the published std "
+           "within two standard errors of a difference of means ({two_se:.3f}, from the published std "
            "{std_pub:.3f} over 30 and ours {std_ours:.3f} over {n})",
     evidence="the columns std_ours and std_published of this table",
     when=lambda cell, ctx: _ldm_accuracy_facts(cell, ctx)["sampling"],
