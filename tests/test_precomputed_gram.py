@@ -231,3 +231,25 @@ def test_content_digest_is_kept_only_for_the_wrappers_own_matrices(monkeypatch):
 
     gc.collect()
     assert key not in _gram._FROZEN or _gram._FROZEN[key][0]() is not None
+
+
+@pytest.mark.parametrize("n", [1, 2, 63, 64, 65, 130])
+def test_the_one_pass_gram_primitives_agree_with_numpy(n):
+    """gram_submatrix is K[rows][:, rows] and gram_asymmetry is max |K|, max
+    |K - K'| and a pair where it is reached, on sizes around the 64-row tile."""
+    from repro._kernels.kernels import gram_asymmetry, gram_submatrix
+
+    rng = np.random.default_rng(n)
+    A = rng.normal(size=(n, n))
+    K = A + A.T
+    for rows in (np.arange(n), np.flatnonzero(rng.random(n) < 0.5), np.array([n - 1, 0])):
+        assert np.array_equal(gram_submatrix(K, rows), K[np.ix_(rows, rows)])
+    with pytest.raises(IndexError, match=f"row index {n} out of range"):
+        gram_submatrix(K, np.array([0, n]))
+    assert gram_asymmetry(K) == (np.abs(K).max(), 0.0, 0, 0)
+    if n > 1:
+        K[n - 1, 0] += 0.5  # the largest asymmetry, below the diagonal
+        if n > 2:
+            K[0, 1] -= 0.25  # a smaller one elsewhere
+        scale, asym, i, j = gram_asymmetry(K)
+        assert (scale, asym, i, j) == (np.abs(K).max(), np.abs(K - K.T).max(), 0, n - 1)

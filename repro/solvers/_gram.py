@@ -20,6 +20,8 @@ import numpy as np
 from sklearn.utils import check_array, check_consistent_length
 from sklearn.utils.validation import validate_data
 
+from .._kernels.kernels import gram_asymmetry, gram_submatrix
+
 # Default budget of the sub-Gram cache: 1 GiB. Page's ten one-vs-one
 # sub-Grams of a 4,925-row fold take about 0.66 GB (one class holds 90 % of
 # the rows, so four of the pairs are nearly the whole matrix).
@@ -72,10 +74,8 @@ def _check_symmetric_gram(K):
     semi-definiteness is assumed, not checked (that would cost O(n^3)): with an
     indefinite K the dual is not convex and a solver stops at a stationary point
     that need not be the optimum."""
-    scale = float(np.max(np.abs(K), initial=0.0))
-    asym = float(np.max(np.abs(K - K.T), initial=0.0))
+    scale, asym, i, j = gram_asymmetry(K)
     if asym > 1e-10 * scale:
-        i, j = np.unravel_index(int(np.argmax(np.abs(K - K.T))), K.shape)
         raise ValueError(f"kernel='precomputed' needs a symmetric Gram matrix K(X_train, X_train); "
                          f"K[{i}, {j}] - K[{j}, {i}] = {K[i, j] - K[j, i]:.3g} (largest |K| {scale:.3g})")
 
@@ -185,8 +185,7 @@ class PrecomputedGram:
         key = rows.tobytes()
         sub = self._cache.get(key)
         if sub is None:
-            # np.take on both axes: the fastest contiguous sub-Gram (2x np.ix_)
-            sub = _freeze(np.take(np.take(self._K, rows, axis=0), rows, axis=1))
+            sub = _freeze(gram_submatrix(self._K, rows))
             if self.cache_bytes + sub.nbytes <= self.max_cache_bytes:
                 self._cache[key] = sub
                 self.cache_bytes += sub.nbytes

@@ -91,6 +91,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import ThreadpoolController
 
+from .._kernels.kernels import gram_submatrix
 from ._gram import PrecomputedGram, check_training_gram
 
 # The parameters every iterative solver shares, constrained once (the meaning is
@@ -438,8 +439,8 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
                 rows = np.flatnonzero((y_idx == neg) | (y_idx == pos))
                 if gram is not None:  # cut once per wrapper (repro.solvers._gram)
                     Xp = gram.sub_gram(rows)
-                elif precomputed:  # the fastest contiguous sub-Gram (2x np.ix_)
-                    Xp = np.take(np.take(X, rows, axis=0), rows, axis=1)
+                elif precomputed:  # one pass, C-ordered (pyx/kernels.pyx)
+                    Xp = gram_submatrix(X, rows)
                 else:
                     Xp = X[rows]
                 yp = np.where(y_idx[rows] == pos, 1.0, -1.0)

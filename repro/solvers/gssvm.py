@@ -125,7 +125,7 @@ class GSSVM(KernelExpansionMixin, BaseSVMClassifier):
     def _fit_binary(self, X, y, history):
         n = X.shape[0]
         max_steps = n if self.max_steps is None else min(int(self.max_steps), n)
-        rows = as_rows_input(X)
+        rows = as_rows_input(X, gram=self._precomputed())
         # CSR data: kernel rows through the columns of X (same values, fewer products)
         columns = None if rows[6] or self._precomputed() else as_columns_input(rows)
         alpha, selected, n_steps, n_evals, stopped = gs_svm(

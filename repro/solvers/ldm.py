@@ -424,7 +424,7 @@ class LDM(LinearOrKernelMixin, BaseSVMClassifier):
         if not is_frozen(G) and not np.all(np.isfinite(G)):  # a PrecomputedGram's is checked
             raise ValueError("LDM: non-finite kernel values: the data's norms overflow float64; "
                              "scale the features (or lower gamma / degree)")
-        return as_rows_input(G), kernel_update_rows(G, y, lambda1), "gram", int(evals)
+        return as_rows_input(G, gram=True), kernel_update_rows(G, y, lambda1), "gram", int(evals)
 
     def _fit_cd(self, X, y, history):
         m = X.shape[0]

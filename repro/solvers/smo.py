@@ -38,7 +38,7 @@ def _solve(estimator, X, y, history, *, C, modification, tol, kernel_cache,
     order = None
     if seed is not None:
         order = np.random.default_rng(seed).permutation(X.shape[0]).astype(np.int32)
-    rows = as_rows_input(X)
+    rows = as_rows_input(X, gram=estimator._precomputed())
     # CSR data in cache mode: cached kernel rows through the columns of X (same
     # values, fewer products); the row-by-row mode never reads them
     columns = None
@@ -106,7 +106,7 @@ def _solve_second_order(estimator, X, y, history, *, C, tol, cache_size, shrinki
     G_i, LIBSVM's gradient G times y_i) and eps = 2 tol is b_up > b_low - 2 tol,
     tested on every example with exact F before ``converged`` is True; the
     final feasibility check below is the same function."""
-    rows = as_rows_input(X)
+    rows = as_rows_input(X, gram=estimator._precomputed())
     columns = None
     if not rows[6] and not estimator._precomputed():
         columns = as_columns_input(rows)

@@ -245,7 +245,10 @@ class ScoreGrid:
         D_fit, D_val = scaled_sqdists(X_fit, X_val)
         acc = np.empty(len(grid))
         for theta in sorted({params["gamma"] for params in grid}):
-            K, K_val = np.exp(-theta * D_fit), np.exp(-theta * D_val)
+            # exp in place of the product (bitwise np.exp(-theta * D)): one fresh
+            # n x n array per theta instead of two
+            K, K_val = np.multiply(D_fit, -theta), np.exp(-theta * D_val)
+            np.exp(K, out=K)
             points = sorted((params.get("C", 0.0), g) for g, params in enumerate(grid)
                             if params["gamma"] == theta)
             if len(points) > 1:
