@@ -152,6 +152,7 @@ def compare(published: pd.DataFrame, reproduced: pd.DataFrame, paper: str, table
     verdicts, tols, whys, used = [], [], [], {}
     for row in out.itertuples(index=False):
         tol = tolerance_for(paper, row.metric)
+        tol = tol.at(row, context) if tol is not None else None
         tols.append(tol.describe() if tol else "")
         why = ""
         if pd.isna(row.reproduced) and row.dataset in status:

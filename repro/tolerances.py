@@ -6,7 +6,7 @@ imported with the paper's package) through :func:`register`; the verdict of ever
 cell in paper_tables/ is decided by the rule :func:`tolerance_for` finds, and
 tests import these rules rather than restating numbers.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 import math
 
 from .papers import check_paper
@@ -21,6 +21,23 @@ class Tolerance:
     value: float
     why: str
     unit: str = ""   # of an "abs" value in the page's words, e.g. " points" for percentages
+    # A rule whose value is measured per cell by the table's own run (e.g. the
+    # seed-to-seed spread of the same quantity), not a constant: the name of the
+    # comparison context's entry that maps (dataset, method) to the value
+    # (``value`` unused, NaN), and what was measured, in the page's words.
+    measured: str = ""
+    measured_as: str = ""
+
+    def at(self, cell, context: dict | None) -> "Tolerance | None":
+        """The rule of one cell: this rule, or for a measured one this rule
+        with the cell's measured value; None where none was measured for it
+        (the cell is then reported without a judgement)."""
+        if not self.measured:
+            return self
+        value = (context or {}).get(self.measured, {}).get((cell.dataset, cell.method))
+        if value is None or not math.isfinite(value):
+            return None
+        return replace(self, value=float(value))
 
     def accepts(self, published: float, reproduced: float) -> bool:
         if math.isnan(published) or math.isnan(reproduced):
@@ -46,6 +63,8 @@ class Tolerance:
             return one_sided[self.kind]
         if self.kind == "abs":
             return "exact" if self.value == 0 else f"within {self.value:g}{self.unit}"
+        if self.measured:
+            return f"within a factor of {self.value:.3g} ({self.measured_as})"
         return f"within a factor of {self.value:g}"
 
 

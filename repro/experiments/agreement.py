@@ -111,7 +111,7 @@ def _panel(ax, paper: str, table: str, metric: str, cells: pd.DataFrame):
     values = np.concatenate([cells["published"].astype(float), cells["reproduced"].astype(float)])
     log = _log_axes(values, rule)
     lo, hi = _limits(cells, log)
-    if rule is not None:
+    if rule is not None and not rule.measured:  # a measured rule's band differs cell by cell
         _band(ax, rule, lo, hi, log)
     ax.plot([lo, hi], [lo, hi], color="k", lw=0.8, label="ours = published")
     _points(ax, cells)

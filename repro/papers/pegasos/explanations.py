@@ -19,23 +19,43 @@ def _kt_row(cell, ctx):
     return spread[(spread.dataset == cell.dataset) & np.isclose(spread.kT, kt)].iloc[0], kt
 
 
+def _noise_row(cell, ctx):
+    """The kT row's measurement over the other seeds (jobs.kt_seed_noise)."""
+    noise = ctx["kt_seed_noise"]
+    kt = float(cell.method[len("Pegasos (kT="):-1])
+    return noise[(noise.dataset == cell.dataset) & np.isclose(noise.kT, kt)].iloc[0]
+
+
+def _medians(row) -> dict:
+    """k -> the median gap (%) over the other seeds."""
+    prefix = "median_gap_percent_k"
+    return {int(c[len(prefix):]): row[c] for c in row.index if c.startswith(prefix) and np.isfinite(row[c])}
+
+
 def _kt_facts(cell, ctx):
     row, kt = _kt_row(cell, ctx)
     g = ctx["kt_gaps"]
     g = g[(g.dataset == cell.dataset) & np.isclose(g.kT_target, kt)]
     lam = float(ctx["records"]["lambda_"].iat[0])
     worst = g[g.batch_size == row.k_largest_gap].iloc[0]
+    noise = _noise_row(cell, ctx)
     return {"kt": f"{kt:.0e}", "worst": int(row.k_largest_gap),
             "gaps": ", ".join(f"{100 * r.gap:.3g} % (k = {int(r.batch_size)}, T = {int(r.iteration)})"
                               for r in g.itertuples()),
-            "T": int(worst.iteration), "lam_T": lam * worst.iteration}
+            "T": int(worst.iteration), "lam_T": lam * worst.iteration,
+            "seeds": int(noise.seeds), "noise": noise.noise_factor,
+            "medians": ", ".join(f"{v:.3g} % (k = {k})" for k, v in _medians(noise).items())}
 
 
 def _kt_fewest_iterations(cell, ctx):
-    """The largest gap is the largest k's: the one with the fewest iterations."""
+    """The largest gap is the largest k's, the one with the fewest iterations,
+    both for the claim's seed and in the median over the other seeds (so not a
+    draw of one seed)."""
     row, kt = _kt_row(cell, ctx)
     g = ctx["kt_gaps"]
-    return row.k_largest_gap == g[(g.dataset == cell.dataset) & np.isclose(g.kT_target, kt)].batch_size.max()
+    largest_k = g[(g.dataset == cell.dataset) & np.isclose(g.kT_target, kt)].batch_size.max()
+    medians = _medians(_noise_row(cell, ctx))
+    return row.k_largest_gap == largest_k and bool(medians) and max(medians, key=medians.get) == largest_k
 
 
 def _kt_rule(fewest: bool, reason: str, evidence: str) -> Explanation:
@@ -45,7 +65,8 @@ def _kt_rule(fewest: bool, reason: str, evidence: str) -> Explanation:
     return Explanation(
         reason=reason, evidence=evidence, facts=_kt_facts, explained=fewest,
         when=lambda cell, ctx: cell.metric == "gap_ratio_over_k" and _kt_fewest_iterations(cell, ctx) == fewest,
-        condition=f"the largest gap at this kT is {'' if fewest else 'not '}the largest k's")
+        condition=f"the largest gap at this kT is {'' if fewest else 'not '}the largest k's, for the "
+                  f"claim's seed and in the median over the other seeds")
 
 
 _KT_FEWEST = _kt_rule(
@@ -55,15 +76,17 @@ _KT_FEWEST = _kt_rule(
     "average over the T iterations of (1/(lambda k)) sum of y x over the violators: its noise falls "
     "with kT, but the terms of the early, poor iterates weigh 1/T, so at a fixed kT fewer "
     "iterations leave more of that start-up error (k = {worst}: T = {T}, lambda T = {lam_T:.3g}); "
-    "k matters until T is large",
+    "k matters until T is large. Not a draw of one seed: over {seeds} other seeds the median gap "
+    "is {medians}, and the draws alone give ratios up to {noise:.3g} (the tolerance)",
     "'The kT experiment' on this page (gap per k and kT) and the gap against examples in the figure")
 
 _KT_OTHER = _kt_rule(
     False,
     "not explained by the number of iterations: at kT = {kt} the largest gap is k = {worst}'s, not "
-    "the largest k's: {gaps}. Each value is one last iterate of one seed (the slides' output), "
-    "whose gap moves from one iteration to the next; how much of the spread that is, one seed "
-    "cannot tell",
+    "the largest k's, for the claim's seed or in the median over {seeds} other seeds: {gaps}; "
+    "over those seeds the median gap is {medians}. The draws alone give ratios up to {noise:.3g} "
+    "(the tolerance), so the spread over k is more than the draws, and which k it favours is "
+    "not the number of iterations",
     "'The kT experiment' on this page and the gap against examples in the figure")
 
 
