@@ -51,7 +51,8 @@ def _check_types(X, y):
 # ---------------------------------------------------------------- registry
 def test_registry_names_cover_the_papers():
     ldm = D.paper_datasets("ldm")
-    assert len(ldm) == 32, sorted(ldm)  # Table 1: 20 regular + 12 large
+    assert len(ldm) == 33, sorted(ldm)  # Table 1: 20 regular + 12 large; haberman-onehot (Tables 2-3)
+    assert ldm["haberman-onehot"] == "haberman-onehot"
     assert set(ldm) >= {"promoters", "colic.ORIG", "austra", "australian", "adult-a", "kdd2010"}
     gs = D.paper_datasets("gs_svm")
     assert len(gs) == 22 and gs["Splice-onehot"] == "splice-onehot" and gs["Adult-7"] == "a7a" and gs["Web-4"] == "w4a" and gs["Page"] == "page-blocks"

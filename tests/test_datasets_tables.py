@@ -30,6 +30,7 @@ GOLDEN = {
     "german/train": ((1000, 20), "<i8", "99cc20ddea979d703df605be78e6995e", "7bc15e9906d6032c53ff24dab3217d2e", "8a88d535a7f58596"),
     "glass/train": ((214, 9), "<i8", "ec3bb3cbe02e01600db223bfebc8573a", "1abe4298e13f10660d2ee4fc4440af7c", "cf31eb87288dfbb7"),
     "haberman/train": ((306, 3), "<i8", "1e4872ba6ffdb17171b0ce59407c3e08", "885978b68a5895978ef4d6166e60735c", "63d1fff9821ad80d"),
+    "haberman-onehot/train": ((306, 14), "<i8", "64a7675640e083d01b274724bdcd24e4", "885978b68a5895978ef4d6166e60735c", "ffdaad069a0ba9b3"),
     "ionosphere/train": ((351, 34), "<U1", "69468e18f3a97d2ed2709a0ad1fb4263", "30c2ff427d30c7f2f73f95c077cb78ec", "4804ee281a36ea40"),
     "iris/train": ((150, 4), "<U15", "58280bb559506628655ae68c49368807", "f8d93eac801a35d0d00954664cd57bbe", "a3cc33df3a631224"),
     "ldm-australian/train": ((690, 42), "<i8", "99f7ce47726ed4e41f5b102d4df50ae9", "f2392e65d9c37e2cd87aa8c24ef04ce6", "efee09df9b3545d6"),
@@ -209,3 +210,17 @@ def test_coded_cell_outside_its_declared_codes_is_refused(data_env, tmp_path, na
     p = tmp_path / Path(rel).name
     p.write_text("\n".join(lines))
     _refused(p, REGISTRY[name].tabular, 10, f"column {col}: '{new}' is not one of its declared values")
+
+
+def test_haberman_onehot_is_haberman_with_its_year_one_hot(data_env):
+    """LDM's 14 features for Haberman (issue 27): age, the 12 operation years
+    (58..69) as indicators, nodes; the same rows and labels as 'haberman'."""
+    from repro import datasets
+
+    X, y = datasets.load("haberman")
+    Xo, yo = datasets.load("haberman-onehot")
+    years = np.arange(58, 70)
+    expected = np.column_stack([X[:, 0], (X[:, [1]] == years).astype(float), X[:, 2]])
+    np.testing.assert_array_equal(Xo, expected)
+    np.testing.assert_array_equal(yo, y)
+    assert Xo.shape == (306, 14) and (Xo[:, 1:13].sum(axis=1) == 1).all()

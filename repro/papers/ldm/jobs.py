@@ -87,6 +87,7 @@ REGULAR_SETS = {
     "promoters": "promoters", "planning-relax": "planning", "colic": "colic",
     "parkinsons": "parkinsons", "colic.ORIG": "colic.orig", "sonar": "sonar", "vote": "vote",
     "house": "vote", "heart": "heart", "breast-cancer": "breast-cancer", "haberman": "haberman",
+    "haberman-onehot": "haberman-onehot",
     "vehicle": "vehicle", "clean1": "clean1", "wdbc": "wdbc", "isolet": "isolet",
     "credit-a": "credit-a", "austra": "austra", "australian": "ldm-australian",
     "fourclass": "fourclass", "german": "ldm-german",
@@ -101,6 +102,16 @@ REGULAR_SETS = {
 # win/tie/loss counts and the verdicts count the data once (as vote).
 # table name -> (the set whose data it repeats, its first partition seed)
 REPEATED_SETS = {"house": ("vote", 1000)}
+# Rows run beside a paper row on another encoding of its data, one with Table
+# 1's dimension where ours differs (issue 27: a size difference explains a miss
+# only once a run on the paper's size shows it). Same rows, labels and
+# partitions as the paper row; compared with its published cells, shown under
+# their own name, and left out of the counts over sets. Haberman (3 attributes,
+# Table 1: 14) is the one set whose 14 we could build: the 12 operation years
+# one-hot beside age and nodes. heart (13 against 9), wdbc (30 against 14) and
+# colic (27 against 13) would need a feature selection the paper does not name.
+# table row -> the paper's row
+ENCODINGS = {"haberman-onehot": "haberman"}
 # The readings of the formulation (notes): as printed, and lambda1 on Eq. 4's
 # double sum. The authors' released code solves the printed model (its CD box
 # is (C m)/m = C and its ASGD objective is Eq. 14 / (m C), the same minimiser:

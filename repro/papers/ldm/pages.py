@@ -48,6 +48,9 @@ def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> Ta
     protocol = table_run.protocol
     pub = published.load(table_id)
     pub_cells = pub[pub.dataset.isin(sets)]
+    pub_cells = pd.concat([pub_cells] + [pub_cells[pub_cells.dataset == row].assign(dataset=variant)
+                                         for variant, row in L.ENCODINGS.items() if variant in sets],
+                          ignore_index=True)
     complete, short_records, short = split_by_completeness(records, protocol.n_partitions)
     cells = split_means(complete, "test_accuracy", METRIC, scale=1.0, unit="partitions")
     status = statuses(list(sets), protocol.datasets, table_run, short, protocol.n_partitions,
@@ -117,17 +120,24 @@ def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> Ta
 
 def distinct(frame: pd.DataFrame, column: str = "dataset") -> pd.DataFrame:
     """``frame`` without the rows of sets that repeat another's data
-    (L.REPEATED_SETS): counts over sets count each dataset once."""
-    return frame[~frame[column].isin(list(L.REPEATED_SETS))] if len(frame) else frame
+    (L.REPEATED_SETS, L.ENCODINGS): counts over sets count each dataset once."""
+    repeats = list(L.REPEATED_SETS) + list(L.ENCODINGS)
+    return frame[~frame[column].isin(repeats)] if len(frame) else frame
 
 
 def repeated_note(records: pd.DataFrame) -> str:
     """What the page says of the sets that repeat another's data, if it has any."""
-    shown = [n for n in L.REPEATED_SETS if n in set(records.get("paper_dataset", []))]
-    return " ".join(f"{n}: {L.REPEATED_SETS[n][0]}'s data (the paper's two rows are one UCI dataset, "
-                    f"repro.papers.ldm.jobs.REPEATED_SETS says why), on partitions of its own (seeds "
-                    f"{L.REPEATED_SETS[n][1]} + r); its cells are shown, and the counts over sets "
-                    f"(w/t/l, the verdict) count the data once, as {L.REPEATED_SETS[n][0]}." for n in shown)
+    present = set(records.get("paper_dataset", []))
+    shown = [n for n in L.REPEATED_SETS if n in present]
+    notes = [f"{n}: {L.REPEATED_SETS[n][0]}'s data (the paper's two rows are one UCI dataset, "
+             f"repro.papers.ldm.jobs.REPEATED_SETS says why), on partitions of its own (seeds "
+             f"{L.REPEATED_SETS[n][1]} + r); its cells are shown, and the counts over sets "
+             f"(w/t/l, the verdict) count the data once, as {L.REPEATED_SETS[n][0]}." for n in shown]
+    notes += [f"{n}: {row}'s rows, labels and partitions in the encoding that has Table 1's "
+              f"dimension (repro.papers.ldm.jobs.ENCODINGS, the registry says how), compared with "
+              f"{row}'s published cells; the counts over sets count the data once, as {row}."
+              for n, row in L.ENCODINGS.items() if n in present]
+    return " ".join(notes)
 
 
 def published_wtl(pub: pd.DataFrame):
