@@ -253,3 +253,34 @@ def test_the_one_pass_gram_primitives_agree_with_numpy(n):
             K[0, 1] -= 0.25  # a smaller one elsewhere
         scale, asym, i, j = gram_asymmetry(K)
         assert (scale, asym, i, j) == (np.abs(K).max(), np.abs(K - K.T).max(), 0, n - 1)
+
+
+def test_labels_checked_once_per_content_and_rows_checked_at_every_prediction():
+    """validate_fit keeps the labels it checked (a grid fits one y at every
+    point): equal labels are not checked again, changed ones are, in place or
+    not; prediction on a plain float64 array skips validate_data's probes but
+    keeps its checks (finite unless assume_finite, width, a fitted model)."""
+    from sklearn import config_context
+
+    K, K_test, y = data("binary")
+    wrapped = PrecomputedGram(K)
+    y = y.astype(float)
+    first = SMO(kernel="precomputed").fit(wrapped, y)
+    again = SMO(kernel="precomputed").fit(wrapped, y.copy())
+    assert_same_model(first, again, K_test)
+    assert wrapped._y is not y and not wrapped._y.flags.writeable
+    y[0] = 0.5  # in place: a continuous target now, refused as an ndarray fit refuses it
+    with pytest.raises(ValueError, match="Unknown label type"):
+        SMO(kernel="precomputed").fit(wrapped, y)
+    with pytest.raises(ValueError, match="Unknown label type"):
+        SMO(kernel="precomputed").fit(K, y)
+    bad = K_test.copy()
+    bad[0, 0] = np.nan
+    with pytest.raises(ValueError, match="Input X contains NaN"):
+        first.predict(bad)
+    with config_context(assume_finite=True):  # as validate_data: the finite check is skipped
+        first.decision_function(np.ascontiguousarray(K_test))
+    with pytest.raises(ValueError, match="features"):
+        first.predict(np.ascontiguousarray(K_test[:, :-1]))
+    for other in (np.asfortranarray(K_test), K_test.tolist()):  # through validate_data, same values
+        np.testing.assert_array_equal(first.decision_function(other), first.decision_function(K_test))
