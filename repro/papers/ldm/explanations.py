@@ -122,7 +122,8 @@ _LDM_ENCODING_EXPLAINS = Explanation(
     reason="our set is {ours_text}, the paper's {paper_text} (Table 1); on the encoding of the same rows "
            "with the paper's size ({variant}, {size}: same partitions) the cell is {value:.3f}, within the "
            "tolerance of the published value: the encoding accounts for the miss",
-    evidence="the row {variant} of this table, and its registry entry (how it is built)",
+    evidence="the encoding's row of this table (repro.papers.ldm.jobs.ENCODINGS names it) and its registry "
+             "entry (how it is built)",
     when=lambda cell, ctx: _ldm_encoding_facts(cell, ctx)["accepted"],
     condition="the cell on the encoding with Table 1's size is within the tolerance",
     facts=_ldm_encoding_facts)
@@ -133,7 +134,8 @@ _LDM_ENCODING_TESTED = Explanation(
            "rows with the paper's size ({variant}, {size}: same partitions), the cell is {value:.3f}, "
            "still outside the tolerance ({closer_text} the published value): the encoding does not "
            "account for the miss",
-    evidence="the row {variant} of this table, and its registry entry (how it is built)",
+    evidence="the encoding's row of this table (repro.papers.ldm.jobs.ENCODINGS names it) and its registry "
+             "entry (how it is built)",
     when=lambda cell, ctx: _ldm_encoding_facts(cell, ctx)["tested"] and not _ldm_encoding_facts(cell, ctx)["accepted"],
     condition="the cell was run on an encoding with Table 1's size, and missed there too",
     explained=False,
