@@ -112,9 +112,13 @@ def _ldm_encoding_facts(cell, ctx):
     return {"variant": variant, "value": value, "tested": bool(np.isfinite(value)),
             "accepted": bool(np.isfinite(value)) and rule.accepts(float(cell.published), value),
             "size": f"{int(mine.n_samples.iloc[0])} x {int(mine.n_features.iloc[0])}" if len(mine) else "?",
-            "closer": bool(np.isfinite(value)) and abs(value - cell.published) < abs(cell.reproduced - cell.published),
+            "closer_text": ("closer to" if np.isfinite(value) and abs(value - cell.published)
+                            < abs(cell.reproduced - cell.published) else "no closer to"),
             **{k: v for k, v in _ldm_accuracy_facts(cell, ctx).items() if k in ("ours_text", "paper_text")}}
 
+
+_ENCODING_EVIDENCE = ("the encoding's row of this table (repro.papers.ldm.jobs.ENCODINGS names it) and its "
+                      "registry entry (how it is built)")
 
 # A tested cause (issue 27): the same cell run on an encoding of the same rows
 # with Table 1's size comes within the tolerance.
@@ -122,8 +126,7 @@ _LDM_ENCODING_EXPLAINS = Explanation(
     reason="our set is {ours_text}, the paper's {paper_text} (Table 1); on the encoding of the same rows "
            "with the paper's size ({variant}, {size}: same partitions) the cell is {value:.3f}, within the "
            "tolerance of the published value: the encoding accounts for the miss",
-    evidence="the encoding's row of this table (repro.papers.ldm.jobs.ENCODINGS names it) and its registry "
-             "entry (how it is built)",
+    evidence=_ENCODING_EVIDENCE,
     when=lambda cell, ctx: _ldm_encoding_facts(cell, ctx)["accepted"],
     condition="the cell on the encoding with Table 1's size is within the tolerance",
     facts=_ldm_encoding_facts)
@@ -134,13 +137,10 @@ _LDM_ENCODING_TESTED = Explanation(
            "rows with the paper's size ({variant}, {size}: same partitions), the cell is {value:.3f}, "
            "still outside the tolerance ({closer_text} the published value): the encoding does not "
            "account for the miss",
-    evidence="the encoding's row of this table (repro.papers.ldm.jobs.ENCODINGS names it) and its registry "
-             "entry (how it is built)",
+    evidence=_ENCODING_EVIDENCE,
     when=lambda cell, ctx: _ldm_encoding_facts(cell, ctx)["tested"] and not _ldm_encoding_facts(cell, ctx)["accepted"],
     condition="the cell was run on an encoding with Table 1's size, and missed there too",
-    explained=False,
-    facts=lambda cell, ctx: {**_ldm_encoding_facts(cell, ctx),
-                             "closer_text": "closer to" if _ldm_encoding_facts(cell, ctx)["closer"] else "no closer to"})
+    explained=False, facts=_ldm_encoding_facts)
 
 
 def _ldm_bias_free_facts(cell, ctx):
