@@ -449,3 +449,28 @@ def test_the_capped_fits_are_counted_per_method():
     table = R.unconverged_table(records).set_index("method")
     assert table.loc["SVM", "fits"] == 32 and table.loc["SVM", "capped"] == 4
     assert table.loc["SVM", "fraction"] == 0.125 and table.loc["LDM", "capped"] == 7
+
+
+def test_every_unexplained_miss_lists_the_readings_tried(data_env):
+    """Issue 27, item 4 (the readings this table runs): per unexplained cell,
+    the other readings' values and whether the tolerance accepts them."""
+    pub = published.load("ldm_table2").set_index(["dataset", "method"])["value"]
+    noise = np.random.default_rng(3).normal(0, 0.01, 30)
+    acc = {("sonar", "SVM"): pub[("sonar", "SVM")] + 0.1 + noise,
+           ("sonar", "SVM (no bias)"): pub[("sonar", "SVM")] + noise,
+           ("sonar", "LDM"): pub[("sonar", "LDM")] - 0.1 + noise,
+           ("sonar", "LDM (double-sum)"): pub[("sonar", "LDM")] - 0.1 + noise,
+           ("sonar", "KM-OMD"): pub[("sonar", "KM-OMD")] + 0.1 + noise}
+    from repro.experiments.report import split_means
+
+    records = _records(acc, n=30)
+    records[["n_samples", "n_features"]] = (208, 60)  # Table 1's size: no size finding
+    protocol = L.PROTOCOLS["full"].__class__(datasets=("sonar",), n_partitions=30)
+    out = R.table2(records, TableRun("full", protocol))
+    tried = R.readings_tried(out.csv, split_means(records, "test_accuracy", "accuracy", scale=1.0,
+                                                  unit="partitions")).set_index("method")
+    column = "readings tried (value, tolerance)"
+    assert tried.loc["SVM", column].startswith("SVM (no bias) ") and tried.loc["SVM", column].endswith("(within)")
+    assert "LDM (double-sum)" in tried.loc["LDM", column] and "(outside)" in tried.loc["LDM", column]
+    assert tried.loc["KM-OMD", column] == "none run"
+    assert "# Readings tried for the unexplained misses" in out.markdown
