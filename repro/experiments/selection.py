@@ -15,6 +15,8 @@ part, say) belongs in the hook, so that the inner and outer fits do the same.
 Tie rule, the one used by every paper here: the grid point with the best mean
 inner score, and among equals the first in grid order (``np.argmax``), which is
 scikit-learn's GridSearchCV's rule. A paper states its grid order beside its grid.
+``tie="last"`` takes the last of them instead: a reading a paper's sweep may try
+where its source does not say how ties were broken.
 """
 from __future__ import annotations
 
@@ -68,12 +70,16 @@ def fold_record(data: dict, X, y, outer: Split, inner_folds: int, inner_seed: in
             "n_fits": chosen.n_fits}
 
 
-def best_index(scores) -> int:
-    """The first best grid point (the tie rule above)."""
+def best_index(scores, tie: str = "first") -> int:
+    """The first (``tie="last"``: the last) best grid point (the tie rule above)."""
     scores = np.asarray(scores, dtype=float)
     if scores.ndim != 1 or scores.size == 0 or np.isnan(scores).all():
         raise ValueError(f"no grid point has a score: {scores!r}")
-    return int(np.nanargmax(scores))
+    if tie == "first":
+        return int(np.nanargmax(scores))
+    if tie == "last":
+        return scores.size - 1 - int(np.nanargmax(scores[::-1]))
+    raise ValueError(f"tie must be 'first' or 'last'; got {tie!r}")
 
 
 def inner_scores(X, y, grid: Sequence[dict], score_grid: ScoreGrid, inner: list[Split],
@@ -93,16 +99,16 @@ def inner_scores(X, y, grid: Sequence[dict], score_grid: ScoreGrid, inner: list[
 
 
 def select_and_test(X, y, outer: Split, grid: Sequence[dict], score_grid: ScoreGrid,
-                    inner_folds: int, inner_seed: int, progress=None) -> Selection:
+                    inner_folds: int, inner_seed: int, progress=None, tie: str = "first") -> Selection:
     """Nested CV on one outer split: ``inner_folds`` stratified folds (seed
     ``inner_seed``) of the outer training part choose a grid point, which is
     refitted on the whole training part and scored on the outer test part.
     ``progress`` (optional) is stepped after every inner split and the refit:
-    ``inner_folds + 1`` steps."""
+    ``inner_folds + 1`` steps. ``tie``: which of equal best points (``best_index``)."""
     X_tr, y_tr = X[outer.train], y[outer.train]
     inner = stratified_kfold(y_tr, inner_folds, inner_seed)
     mean = inner_scores(X_tr, y_tr, grid, score_grid, inner, progress).mean(axis=0)
-    best = best_index(mean)
+    best = best_index(mean, tie)
     test = float(np.asarray(score_grid(X_tr, y_tr, X[outer.test], y[outer.test], [grid[best]]))[0])
     if progress is not None:
         progress.step(f"refit at {grid[best]}")

@@ -212,14 +212,15 @@ def table2_grids(protocol: Protocol):
     return {method: list(ParameterGrid(grids[method])) for method in TABLE2_METHODS}
 
 
-def scaled_sqdists(X_fit, X_other):
-    """Scale to [-1, 1] on ``X_fit`` (the protocol's scaling), then the squared
+def scaled_sqdists(X_fit, X_other, feature_range=(-1.0, 1.0)):
+    """Scale to [-1, 1] on ``X_fit`` (the protocol's scaling; ``feature_range``
+    another, for the readings sweep: repro.papers.gs_svm.readings), then the squared
     distances fit x fit and other x fit, formed as the solvers' RBF kernel forms
     them (repro.kernels), so exp(-theta D) is the solvers' kernel up to the last
     bit of NumPy's vectorised exp (the committed records were made with it)."""
     from ...kernels import squared_distances
 
-    scaler = RangeScaler(feature_range=(-1.0, 1.0)).fit(X_fit)
+    scaler = RangeScaler(feature_range=feature_range).fit(X_fit)
     A, B = scaler.transform(X_fit), scaler.transform(X_other)
     return squared_distances(A), squared_distances(B, A)
 
@@ -233,16 +234,18 @@ class ScoreGrid:
     upwards with warm starts (the multipliers at one C are feasible for the
     next). Prediction reads K(X_val, X_fit) columns of the support vectors."""
 
-    def __init__(self, method: str, working_set: str = "keerthi", hm_max_iter: int = HM_MAX_ITER):
+    def __init__(self, method: str, working_set: str = "keerthi", hm_max_iter: int = HM_MAX_ITER,
+                 feature_range=(-1.0, 1.0)):
         self.method = method
         self.working_set = working_set  # SMO's path for SVMs and HM-SVMs (Protocol.working_set)
         self.hm_max_iter = hm_max_iter  # HM-SVMs' step cap (the protocol's; uncapped.py lifts it)
+        self.feature_range = feature_range  # the protocol's [-1, 1]; readings.py tries [0, 1]
         self.unconverged = 0       # one-vs-one problems stopped early, over every fit of this hook
         self.last_unconverged = 0  # the same, in the last call only (the layer's refit)
 
     def __call__(self, X_fit, y_fit, X_val, y_val, grid):
         before = self.unconverged
-        D_fit, D_val = scaled_sqdists(X_fit, X_val)
+        D_fit, D_val = scaled_sqdists(X_fit, X_val, self.feature_range)
         acc = np.empty(len(grid))
         for theta in sorted({params["gamma"] for params in grid}):
             # exp in place of the product (bitwise np.exp(-theta * D)): one fresh
@@ -284,13 +287,14 @@ def outer_splits(y, protocol: Protocol):
 
 
 def select_method(X, y, outer, method: str, protocol: Protocol, hook: ScoreGrid | None = None,
-                  progress=None) -> Selection:
+                  progress=None, tie: str = "first", inner_seed: int = INNER_SEED) -> Selection:
     """Table 2's protocol for one outer split and one method: the layer's
     nested CV with this paper's grid and hook (pass ``hook`` to read its
-    count of unconverged problems afterwards)."""
+    count of unconverged problems afterwards). ``tie`` and ``inner_seed``:
+    the protocol's, or another reading's (repro.papers.gs_svm.readings)."""
     return select_and_test(X, y, outer, table2_grids(protocol)[method],
                            hook or ScoreGrid(method, protocol.working_set),
-                           protocol.inner_folds, INNER_SEED, progress)
+                           protocol.inner_folds, inner_seed, progress, tie)
 
 
 def load_dense(paper_name):
