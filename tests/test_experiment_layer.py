@@ -48,6 +48,11 @@ def test_ties_go_to_the_first_best_grid_point():
     assert best_index([np.nan, 0.2, 0.2]) == 1
     with pytest.raises(ValueError, match="no grid point"):
         best_index([np.nan, np.nan])
+    # the other reading a sweep may try: the last of the equal best
+    assert best_index([0.5, 0.9, 0.9, 0.1], tie="last") == 2
+    assert best_index([0.2, 0.2, np.nan], tie="last") == 1
+    with pytest.raises(ValueError, match="tie must be"):
+        best_index([0.1], tie="middle")
 
 
 def test_nested_cv_scores_the_whole_grid_per_split_and_refits_the_choice():

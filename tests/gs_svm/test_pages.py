@@ -153,3 +153,30 @@ def test_uncapped_refits_at_the_protocols_cap_are_the_recorded_models(data_env):
     assert len(again) == 1
     assert again.test_accuracy.iloc[0] == one[one.method == "HM-SVMs"].test_accuracy.iloc[0]
     assert again.refit_unconverged_problems.iloc[0] == 1
+
+
+def test_a_reading_that_changes_nothing_gives_the_protocols_cell_and_the_page_lists_each(data_env, monkeypatch):
+    """repro.papers.gs_svm.readings: the protocol under one change. With the
+    change set to the protocol's own value (here the theta grid and the tie
+    rule on a grid without ties), the value is the records' cell. The page
+    lists every reading of a swept cell and says which cells were not swept
+    and why."""
+    from repro.papers.gs_svm import readings
+
+    tiny = GS.PROTOCOLS["tiny"]
+    records = pd.concat([GS.run_cv_fold(tiny, "Iris", fold, ["GS-SVMs"]) for fold in range(tiny.outer_folds)])
+    cell = 100 * records.test_accuracy.mean()
+    monkeypatch.setitem(readings.READINGS, "the protocol's theta grid", {"log2_theta": tiny.log2_theta})
+    assert readings.accuracy("Iris", "GS-SVMs", "the protocol's theta grid", tiny) == pytest.approx(cell, abs=1e-12)
+    comparison = pd.DataFrame({"dataset": ["Iris", "Liver"], "method": ["GS-SVMs", "HM-SVMs"],
+                               "metric": "accuracy_percent", "published": [50.0, 61.69],
+                               "reproduced": [cell, 71.3], "verdict": "miss (unexplained)"})
+    costs = pd.concat([records.assign(seconds=1.0),
+                       records.assign(paper_dataset="Liver", method="HM-SVMs", seconds=100.0)])
+    swept, left = readings.targets(comparison, costs)
+    assert [c[:2] for c in swept] == [("Iris", "GS-SVMs")] and [c[:2] for c in left] == [("Liver", "HM-SVMs")]
+    evidence = pd.DataFrame({"dataset": "Iris", "method": "GS-SVMs", "reading": ["scaled to [0, 1]"],
+                             "accuracy_percent": [52.0], "published": 50.0, "protocol_value": cell,
+                             "within_tolerance": [True], "seconds": 1.0})
+    md = pages._readings_markdown(comparison, costs, evidence)
+    assert "scaled to [0, 1] 52.00 (within)" in md and "not swept: the cell's protocol cost 5 CPU-minutes" in md
