@@ -88,7 +88,7 @@ def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> Ta
                                   "exp(-||x-z||^2 / (2 width^2))). MDO is not run: its definition and 'recommended "
                                   "parameters' could not be obtained (repro.solvers.ldm_baselines.MDO); its cells "
                                   "read 'not run (no records)'." + (" " + repeated if repeated else "")),
-        to_markdown(tried.round(3), title="Readings tried for the unexplained misses",
+        len(tried) and to_markdown(tried.round(3), title="Readings tried for the unexplained misses",
                     notes="For each cell missed without a tested cause: the same cell under the other "
                           "readings this table runs, over the same partitions (the bias-free SVM for SVM; "
                           "LDM's double-sum variance and the bias-free SVM, which is LDM with lambda1 = "
