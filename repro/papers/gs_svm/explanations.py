@@ -53,10 +53,11 @@ def _fitted_grid_facts(cell, ctx):
     pub = ctx["published"].set_index(["dataset", "method"])["value"]
     rule = tolerance_for("gs_svm", cell.metric)
     mine = means.get((cell.dataset, cell.method), np.nan)
-    return {"grid": ", ".join(f"{c:g}" for c in grid), "fitted": mine, "fit_ratio": mine / cell.published,
-            "ratio": cell.reproduced / cell.published,
-            "originals": ", ".join(f"{d} {m} {means[(d, m)] / pub[(d, m)]:.2f}" for d, m in original),
-            "joint": bool(original) and all(rule.accepts(pub[k], means[k]) for k in original),
+    fitted = [k for k in original if k in means and k in pub.index]
+    return {"grid": ", ".join(f"{c:g}" for c in grid) or f"none: our grid has fewer than {MIN_GRID} Cs",
+            "fitted": mine, "fit_ratio": mine / cell.published, "ratio": cell.reproduced / cell.published,
+            "originals": ", ".join(f"{d} {m} {means[(d, m)] / pub[(d, m)]:.2f}" for d, m in fitted) or "none",
+            "joint": bool(fitted) and all(rule.accepts(pub[k], means[k]) for k in fitted),
             "within": bool(np.isfinite(mine)) and rule.accepts(cell.published, mine),
             "kind": "a test (a stand-in: the grid was fitted on the original sets)" if cell.standin
                     else "a fit to this cell and the other original ones"}
