@@ -259,15 +259,8 @@ def test_kt_spread_and_test_error_course_from_written_records():
     # the kT refits are not part of the traces (their seconds are their own fits')
     assert len(PG.traces(records)) == 1 + len(trace)
     # no other seeds: the kT row has no measured tolerance, so it is not judged
-    v = PR.qualitative_comparison(records, _context(records)).set_index("method")["verdict"]
+    v = PR.qualitative_comparison(records, PR.claims_context(records)).set_index("method")["verdict"]
     assert v[PG.kt_label(100.0)] == "no tolerance" and v["Pegasos (k=1)"] == "ok"
-
-
-def _context(records):
-    noise = PG.kt_seed_noise(records)
-    return {"records": records, "kt": PG.kt_spread(records), "kt_gaps": PG.kt_gaps(records),
-            "test_error": PG.test_error_course(records), "kt_seed_noise": noise,
-            "kt_noise": {(r.dataset, PG.kt_label(r.kT)): r.noise_factor for r in noise.itertuples()}}
 
 
 def _kt_rows(seed, gaps):
@@ -299,7 +292,7 @@ def test_the_kt_tolerance_is_the_seeds_spread_at_a_fixed_k():
         assert noise.noise_factor == pytest.approx(np.quantile(expected, 0.95))
         assert noise.median_gap_percent_k4 == pytest.approx(100 * np.median([other[s][1] for s in other]))
         assert PG.kt_spread(records).iloc[0].gap_ratio_over_k == pytest.approx(max(claim_gaps) / min(claim_gaps))
-        judged = PR.qualitative_comparison(records, _context(records)).set_index("method")
+        judged = PR.qualitative_comparison(records, PR.claims_context(records)).set_index("method")
         row = judged.loc[PG.kt_label(100.0)]
         assert row.verdict.startswith(verdict)
         assert row.tolerance.startswith(f"within a factor of {noise.noise_factor:.3g} (the 95th percentile")

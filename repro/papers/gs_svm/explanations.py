@@ -54,13 +54,20 @@ def _fitted_grid_facts(cell, ctx):
     rule = tolerance_for("gs_svm", cell.metric)
     mine = means.get((cell.dataset, cell.method), np.nan)
     fitted = [k for k in original if k in means and k in pub.index]
+    joint = bool(fitted) and all(rule.accepts(pub[k], means[k]) for k in fitted)
     return {"grid": ", ".join(f"{c:g}" for c in grid) or f"none: our grid has fewer than {MIN_GRID} Cs",
             "fitted": mine, "fit_ratio": mine / cell.published, "ratio": cell.reproduced / cell.published,
             "originals": ", ".join(f"{d} {m} {means[(d, m)] / pub[(d, m)]:.2f}" for d, m in fitted) or "none",
-            "joint": bool(fitted) and all(rule.accepts(pub[k], means[k]) for k in fitted),
+            "joint": joint, "joint_text": "all within the tolerance" if joint else "not all within the tolerance",
             "within": bool(np.isfinite(mine)) and rule.accepts(cell.published, mine),
             "kind": "a test (a stand-in: the grid was fitted on the original sets)" if cell.standin
                     else "a fit to this cell and the other original ones"}
+
+
+def _grid_closes(cell, ctx):
+    """The fitted grid brings the original cells and this one within the tolerance."""
+    facts = _fitted_grid_facts(cell, ctx)
+    return facts["joint"] and facts["within"]
 
 
 _FITTED_GRID_REASON = (
@@ -77,7 +84,7 @@ _FITTED_GRID_REASON = (
 _SMO_C_GRID = Explanation(
     reason=_FITTED_GRID_REASON + ", all within the tolerance, so the grid accounts for the miss",
     evidence="the table 'SMO kernel evaluations (1e6) for every C' on this page",
-    when=lambda cell, ctx: (lambda f: f["joint"] and f["within"])(_fitted_grid_facts(cell, ctx)),
+    when=lambda cell, ctx: _grid_closes(cell, ctx),
     condition="the C grid fitted on the original sets brings them and this cell within the tolerance",
     facts=_fitted_grid_facts)
 
@@ -85,12 +92,9 @@ _SMO_C_GRID_TESTED = Explanation(
     reason=_FITTED_GRID_REASON + " ({joint_text}); this cell stays outside the tolerance on it, so the "
            "grid does not account for the miss",
     evidence="the table 'SMO kernel evaluations (1e6) for every C' on this page",
-    when=lambda cell, ctx: not (lambda f: f["joint"] and f["within"])(_fitted_grid_facts(cell, ctx)),
+    when=lambda cell, ctx: not _grid_closes(cell, ctx),
     condition="the C grid fitted on the original sets leaves this cell (or an original one) outside the tolerance",
-    explained=False,
-    facts=lambda cell, ctx: {**_fitted_grid_facts(cell, ctx),
-                             "joint_text": "all within the tolerance" if _fitted_grid_facts(cell, ctx)["joint"]
-                             else "not all within the tolerance"})
+    explained=False, facts=_fitted_grid_facts)
 
 
 def _params(ctx, dataset, method):

@@ -138,7 +138,7 @@ _LDM_ENCODING_TESTED = Explanation(
            "still outside the tolerance ({closer_text} the published value): the encoding does not "
            "account for the miss",
     evidence=_ENCODING_EVIDENCE,
-    when=lambda cell, ctx: _ldm_encoding_facts(cell, ctx)["tested"] and not _ldm_encoding_facts(cell, ctx)["accepted"],
+    when=lambda cell, ctx: (lambda f: f["tested"] and not f["accepted"])(_ldm_encoding_facts(cell, ctx)),
     condition="the cell was run on an encoding with Table 1's size, and missed there too",
     explained=False, facts=_ldm_encoding_facts)
 

@@ -163,6 +163,16 @@ def qualitative_comparison(records: pd.DataFrame, context: dict) -> pd.DataFrame
     return compare(pub, cells, PG.PAPER, "pegasos_convergence", context=context)
 
 
+def claims_context(records: pd.DataFrame) -> dict:
+    """What the qualitative claims' verdicts and explanations read: the kT
+    spread and gaps, the seeds' spread with the gap-ratio claim's tolerance per
+    cell (``kt_noise``, tolerances.py), the test-error course."""
+    noise = PG.kt_seed_noise(records)
+    return {"records": records, "kt": PG.kt_spread(records), "kt_gaps": PG.kt_gaps(records),
+            "test_error": PG.test_error_course(records), "kt_seed_noise": noise,
+            "kt_noise": {(r.dataset, PG.kt_label(r.kT)): r.noise_factor for r in noise.itertuples()}}
+
+
 def records_budget(times: pd.DataFrame) -> pd.Series:
     """dataset -> examples processed by the last kept point of Pegasos (its budget)."""
     peg = times[times.method.str.startswith("Pegasos")]
@@ -173,11 +183,8 @@ def convergence(records: pd.DataFrame, table_run) -> TableOutput:
     protocol = table_run.protocol
     times = PG.times_to_gap(records)
     gaps = PG.traces(records)
-    noise = PG.kt_seed_noise(records)
-    context = {"records": records, "kt": PG.kt_spread(records), "kt_gaps": PG.kt_gaps(records),
-               "test_error": PG.test_error_course(records), "kt_seed_noise": noise,
-               # the gap-ratio claim's tolerance, cell by cell (tolerances.py)
-               "kt_noise": {(r.dataset, PG.kt_label(r.kT)): r.noise_factor for r in noise.itertuples()}}
+    context = claims_context(records)
+    noise = context["kt_seed_noise"]
     claims = claims_comparison(times, records, table_run)
     judged = qualitative_comparison(records, context)
     comparison = pd.concat([claims, judged], ignore_index=True)
