@@ -36,6 +36,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from ._kernel_model import KERNEL_PARAMETER_CONSTRAINTS
 from .._kernels.kernels import kernel_matrix
+from .._kernels.simplex import project_simplices
 from ._validation import as_rows_input
 from .base import KKT_TOL, BaseSVMClassifier, shared_constraints
 from ._linear_or_kernel import LinearOrKernelMixin
@@ -315,22 +316,25 @@ def _largest_squared_singular_value(X):
 
 
 def _two_simplices(pos, neg):
-    """The projection onto KM-OMD's feasible set: each class's weights onto its simplex."""
+    """The projection onto KM-OMD's feasible set: each class's weights onto its
+    simplex, in one call to the Cython projection (pyx/simplex.pyx)."""
+    idx = np.concatenate([np.flatnonzero(pos), np.flatnonzero(neg)]).astype(np.intp)
+    bounds = np.array([0, int(pos.sum()), len(idx)], dtype=np.intp)
+
     def project(v):
         out = np.empty_like(v)
-        out[pos], out[neg] = project_simplex(v[pos]), project_simplex(v[neg])
+        project_simplices(np.ascontiguousarray(v, dtype=np.float64), idx, bounds, out)
         return out
     return project
 
 
 def project_simplex(v):
     """The Euclidean projection of v onto {g >= 0, sum g = 1} (sort-based:
-    Held, Wolfe and Crowder 1974; Duchi et al. 2008)."""
-    u = np.sort(v)[::-1]
-    css = np.cumsum(u) - 1.0
-    k = np.arange(1, len(v) + 1)
-    rho = np.nonzero(u - css / k > 0)[0][-1]
-    return np.maximum(v - css[rho] / (rho + 1), 0.0)
+    Held, Wolfe and Crowder 1974; Duchi et al. 2008; pyx/simplex.pyx)."""
+    v = np.ascontiguousarray(v, dtype=np.float64)
+    out = np.empty_like(v)
+    project_simplices(v, np.arange(len(v), dtype=np.intp), np.array([0, len(v)], dtype=np.intp), out)
+    return out
 
 
 class KMOMD(LinearOrKernelMixin, BaseSVMClassifier):
