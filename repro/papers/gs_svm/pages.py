@@ -14,6 +14,7 @@ import pandas as pd
 from ... import datasets, published
 from ...experiments import TableOutput
 from ...experiments.report import partial_means_markdown, partial_sets_markdown, split_by_completeness, statuses
+from ...experiments.readings import tried as tried_readings
 from ...experiments.stats import paired_comparison
 from ...tables import compare, comparison_markdown, not_compared, to_markdown
 from . import jobs as GS
@@ -112,10 +113,7 @@ def _readings_markdown(comparison: pd.DataFrame, records: pd.DataFrame, evidence
         return ""
     rows = []
     for dataset, method, seconds in swept + left:
-        got = (evidence[(evidence.dataset == dataset) & (evidence.method == method)]
-               if evidence is not None else pd.DataFrame())
-        tried = "; ".join(f"{r.reading} {r.accuracy_percent:.2f} ({'within' if r.within_tolerance else 'outside'})"
-                          for r in got.itertuples())
+        tried = "; ".join(tried_readings(evidence, dataset, method, "accuracy_percent", ".2f"))
         if not tried:
             tried = (f"not swept: the cell's protocol cost {seconds / 60:.0f} CPU-minutes, above "
                      f"{readings.MAX_CELL_SECONDS:g} s" if (dataset, method, seconds) in left

@@ -20,13 +20,14 @@ that closes one cell is a hypothesis to test on the others.
 """
 from __future__ import annotations
 
-import time
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from ...experiments import readings as R
 from . import jobs as J
 
 EVIDENCE = Path("paper_tables") / "gs_svm_table2_readings.csv"
@@ -42,8 +43,6 @@ READINGS = {
     "inner folds drawn with seed 2": {"inner_seed": 2},
     "HM-SVM without the step cap": {"hm_max_iter": 100_000_000},
 }
-COLUMNS = ["dataset", "method", "reading", "accuracy_percent", "published", "protocol_value",
-           "within_tolerance", "seconds"]
 
 
 def _applies(reading: str, method: str, capped: int) -> bool:
@@ -72,47 +71,25 @@ def accuracy(dataset: str, method: str, reading: str, protocol=None) -> float:
 
 
 def targets(comparison: pd.DataFrame, records: pd.DataFrame) -> tuple[list, list]:
-    """(swept, not swept): the (dataset, method) of the unexplained misses,
-    split by the committed cost of their records (``MAX_CELL_SECONDS``); the
-    second with that cost."""
-    from ...tables import MISS_UNEXPLAINED
-
-    cost = records.groupby(["paper_dataset", "method"])["seconds"].sum()
-    misses = comparison[comparison.verdict.str.startswith(MISS_UNEXPLAINED)]
-    swept, left = [], []
-    for r in misses.itertuples():
-        seconds = float(cost.get((r.dataset, r.method), np.inf))
-        (swept if seconds <= MAX_CELL_SECONDS else left).append((r.dataset, r.method, seconds))
-    return swept, left
+    """(swept, not swept): the (dataset, method, seconds) of the unexplained
+    misses, split by the committed cost of their records (``MAX_CELL_SECONDS``)."""
+    return R.targets(comparison, records, MAX_CELL_SECONDS)
 
 
-def sweep(comparison: pd.DataFrame, records: pd.DataFrame, protocol=None) -> pd.DataFrame:
+def sweep(comparison: pd.DataFrame, records: pd.DataFrame, protocol=None, jobs: int = 1) -> pd.DataFrame:
     """One row per (swept cell, reading that applies to its method)."""
     from ...tolerances import tolerance_for
 
-    rule = tolerance_for(J.PAPER, "accuracy_percent")
-    cells = comparison.set_index(["dataset", "method"])
     capped = records.groupby(["paper_dataset", "method"])["n_unconverged_problems"].sum()
-    rows = []
-    for dataset, method, _ in targets(comparison, records)[0]:
-        published, ours = float(cells.loc[(dataset, method), "published"]), float(cells.loc[(dataset, method), "reproduced"])
-        for reading in READINGS:
-            if not _applies(reading, method, int(capped.get((dataset, method), 0))):
-                continue
-            start = time.perf_counter()
-            value = accuracy(dataset, method, reading, protocol)
-            rows.append({"dataset": dataset, "method": method, "reading": reading, "accuracy_percent": value,
-                         "published": published, "protocol_value": ours,
-                         "within_tolerance": bool(rule.accepts(published, value)),
-                         "seconds": time.perf_counter() - start})
-            print(f"{dataset} {method}, {reading}: {value:.2f} (protocol {ours:.2f}, paper {published:.2f})",
-                  flush=True)
-    return pd.DataFrame(rows, columns=COLUMNS)
+    tasks = [(dataset, method, reading) for dataset, method, _ in targets(comparison, records)[0]
+             for reading in READINGS if _applies(reading, method, int(capped.get((dataset, method), 0)))]
+    return R.sweep(tasks, partial(accuracy, protocol=protocol), comparison.set_index(["dataset", "method"]),
+                   tolerance_for(J.PAPER, "accuracy_percent"), "accuracy_percent", jobs)
 
 
 def load_evidence(path: Path = EVIDENCE) -> pd.DataFrame | None:
     """The committed sweep, or None where it was not run."""
-    return pd.read_csv(path) if Path(path).exists() else None
+    return R.load_evidence(path)
 
 
 def main():

@@ -60,6 +60,7 @@ from __future__ import annotations
 import time
 import warnings
 from dataclasses import dataclass, replace
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -194,11 +195,16 @@ def scaler(kernel: str):
     return scale_sparse if kernel == "large" else scale01
 
 
-def scale01(X_fit, *others):
-    """Min-max scaling to [0, 1] fitted on ``X_fit`` (constant columns -> 0)."""
+def scale01(X_fit, *others, feature_range=(0.0, 1.0)):
+    """Min-max scaling to [0, 1] (or ``feature_range``: a reading of
+    repro.papers.ldm.readings) fitted on ``X_fit`` (constant columns -> the
+    range's low end)."""
     lo, hi = X_fit.min(axis=0), X_fit.max(axis=0)
     span = np.where(hi > lo, hi - lo, 1.0)
-    return [(Z - lo) / span for Z in (X_fit, *others)]
+    if tuple(feature_range) == (0.0, 1.0):  # the protocol's, as every table computed it
+        return [(Z - lo) / span for Z in (X_fit, *others)]
+    a, b = feature_range
+    return [a + (b - a) * ((Z - lo) / span) for Z in (X_fit, *others)]
 
 
 def mean_distance(X) -> float:
@@ -223,18 +229,22 @@ class ScoreGrid:
     every point fitted and scored by accuracy; LDM's
     CD warm-started from the grid's previous point (``_warm_started``)."""
 
-    def __init__(self, method: str, kernel: str):
+    def __init__(self, method: str, kernel: str, feature_range=(0.0, 1.0)):
         if method not in METHODS + LARGE_METHODS:
             raise ValueError(f"method must be one of {sorted(set(METHODS + LARGE_METHODS))}; got {method!r}")
         if kernel not in KINDS:
             raise ValueError(f"kernel must be one of {KINDS}; got {kernel!r}")
+        if kernel == "large" and tuple(feature_range) != (0.0, 1.0):
+            raise ValueError("the large sets are scaled by their largest absolute value only")
         self.method, self.kernel = method, kernel
+        self.scale = (scaler(kernel) if tuple(feature_range) == (0.0, 1.0)
+                      else partial(scale01, feature_range=tuple(feature_range)))
         self.unconverged = 0
 
     def __call__(self, X_fit, y_fit, X_val, y_val, points):
         from ...kernels import squared_distances
 
-        Xf, Xv = scaler(self.kernel)(X_fit, X_val)
+        Xf, Xv = self.scale(X_fit, X_val)
         scores = np.empty(len(points))
         if self.kernel == "rbf":
             delta = mean_distance(Xf)

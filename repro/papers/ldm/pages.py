@@ -17,7 +17,9 @@ from ...experiments import TableOutput
 from ...experiments.report import partial_sets_markdown, split_by_completeness, split_means, statuses
 from ...experiments.stats import paired_comparison, win_tie_loss
 from ...tables import compare, comparison_markdown, to_markdown
+from ...experiments.readings import tried as tried_readings
 from . import jobs as L
+from . import readings
 
 BASELINE = "SVM"
 METRIC = "accuracy"   # the published CSVs' metric (a fraction)
@@ -75,7 +77,9 @@ def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> Ta
     ours_only = cells[~cells.method.isin(set(pub_cells.method))]  # SVM (no bias), the readings
     evidence = evidence_table(complete)
     wtl = win_tie_loss_rows(tests, pub, complete)
-    tried = readings_tried(comparison, cells)
+    sweep = table_id.removeprefix("ldm_")
+    swept = readings.load_evidence(sweep) if table_run.scale == "full" and sweep in readings.TABLES else None
+    tried = readings_tried(comparison, cells, swept)
     md = "\n".join(filter(None, [
         verdict_markdown(tests, evidence, pub, repeated),
         comparison_markdown(comparison, f"LDM paper, Table {table_id[-1]}: accuracy, {kernel_name} kernel", 3,
@@ -94,9 +98,15 @@ def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> Ta
                           "LDM's double-sum variance and the bias-free SVM, which is LDM with lambda1 = "
                           "lambda2 = 0, for LDM; the encoding with Table 1's size where one was built, "
                           "repro.papers.ldm.jobs.ENCODINGS), each with whether the tolerance would accept "
-                          "it. A reading that comes within the tolerance on one cell is shown, not taken "
-                          "as the cause: the table runs the paper's reading. MAMC and KM-OMD have no "
-                          "other reading run here."),
+                          "it; then the readings sweep (repro.papers.ldm.readings: the protocol on "
+                          + (f"{' or '.join(map(str, sorted(set(swept.partitions))))} partitions" if swept is not None
+                             else "its partitions") + ", with one change the paper leaves open: the scaling's range, "
+                          "ties to the last best grid point, the C grid's and the width grid's ends, "
+                          "LIBSVM for the linear SVM, MAMC without a bias, KM-OMD stopped by the "
+                          "scale-invariant rule" + ("" if swept is not None else
+                                                     "; not run yet for this table") + "). A reading "
+                          "that comes within the tolerance on one cell is shown, not taken as the cause: "
+                          "the table runs the paper's reading."),
         to_markdown(wtl, title="Win/tie/loss against SVM (the paper's last row)",
                     notes="Ours over the distinct sets run here (complete partitions only); the paper's "
                           "over all of its sets." + (" " + repeated if repeated else "")),
@@ -132,9 +142,11 @@ def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> Ta
 READINGS = {"SVM": ("SVM (no bias)",), "LDM": ("LDM (double-sum)", "SVM (no bias)")}
 
 
-def readings_tried(comparison: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
+def readings_tried(comparison: pd.DataFrame, cells: pd.DataFrame,
+                   evidence: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per unexplained miss: the published value, ours, and the cell under each
     other reading run here (``READINGS``; the encoding of ``L.ENCODINGS``),
+    then under each reading of the sweep (``evidence``: repro.papers.ldm.readings),
     with whether the tolerance accepts it."""
     from ...tables import MISS_UNEXPLAINED
     from ...tolerances import tolerance_for
@@ -152,6 +164,7 @@ def readings_tried(comparison: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFram
             v = value.get((dataset, method))
             if v is not None:
                 tried.append(f"{label} {v:.3f} ({'within' if rule.accepts(r.published, v) else 'outside'})")
+        tried += tried_readings(evidence, r.dataset, r.method, "accuracy")
         rows.append({"dataset": r.dataset, "method": r.method, "published": r.published,
                      "ours": r.reproduced, "readings tried (value, tolerance)": "; ".join(tried) or "none run"})
     return pd.DataFrame(rows, columns=["dataset", "method", "published", "ours",
