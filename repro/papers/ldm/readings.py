@@ -118,7 +118,9 @@ def sweep(table: str, comparison: pd.DataFrame, records: pd.DataFrame, jobs: int
     from ...tolerances import tolerance_for
 
     kernel = TABLES[table]
-    tasks = [(dataset, method, reading) for dataset, method, _ in targets(comparison, records)[0]
+    # the costliest cells first, so the worker processes finish together
+    cost_first = sorted(targets(comparison, records)[0], key=lambda cell: -cell[2])
+    tasks = [(dataset, method, reading) for dataset, method, _ in cost_first
              for reading in READINGS if applies(reading, method, kernel)]
     cells = comparison.set_index(["dataset", "method"])
     profile = n_partitions or L.PROTOCOLS["full"].n_partitions
