@@ -77,7 +77,7 @@ def test_a_fresh_clone_plans_only_the_table_steps_and_says_what_it_costs(data_en
 
 def test_the_readme_states_the_whole_runs_cost_as_the_plan_computes_it(data_env, clone):
     out = _plan(clone)
-    whole = re.search(r"every job from scratch: (\d+\.\d) hours of one core \(\d+ jobs\), about (\S+ hours|\d+h\d\dm) "
+    whole = re.search(r"every job from scratch: (\d+\.\d) hours of one core \(\d+ jobs\), about (\S+ hours|\d+h\d\dm|\d+m\d\ds) "
                       r"wall at --cores 8", out)
     first_screen = " ".join((REPO / "README.md").read_text(encoding="utf-8")[:2500].split())
     assert f"{whole.group(1)} CPU-hours" in first_screen, whole.group(0)
