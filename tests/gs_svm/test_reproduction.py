@@ -35,14 +35,21 @@ def adult1_records(data_env):
 
 
 def test_adult1_gssvm_kernel_count(adult1_records):
+    """GS-SVM's count on Adult-1 (an original set) is the committed full run's,
+    exactly, and the verdict the page gives it is what the tolerance measured
+    over row orders (order_spread.py) makes of it: 1.6 % below the paper's,
+    beyond the 1.5 % that row orders alone give (a miss, shown as one)."""
     cells = GS.table1_cells(adult1_records).set_index("method")
     ours = cells.loc["GS-SVMs", "value"]
+    committed = pd.read_csv(REPO / "paper_tables" / "gs_svm_table1_records.csv")
+    assert ours * 1e6 == committed.loc[(committed.paper_dataset == "Adult-1")
+                                       & (committed.method == "GS-SVMs"), "n_kernel_evals"].item()
     paper = published_cell("gs_svm_table1", "Adult-1", "GS-SVMs", "kernel_evals_1e6")
-    # the factor measured over row orders (order_spread.py), against this run's file order
-    noise = order_spread.noise(order_spread.load_evidence(REPO / order_spread.EVIDENCE), adult1_records)
+    noise = order_spread.noise(order_spread.load_evidence(REPO / order_spread.EVIDENCE), committed)
     cell = SimpleNamespace(dataset="Adult-1", method="GS-SVMs")
     rule = tolerance_for("gs_svm", "kernel_evals_1e6").at(cell, {"order_noise": {("Adult-1", "GS-SVMs"): noise["GS-SVMs"]}})
-    assert rule.accepts(paper, ours), (paper, ours, rule.value)
+    page = pd.read_csv(REPO / "paper_tables" / "gs_svm_table1.csv").set_index(["dataset", "method"])
+    assert page.loc[("Adult-1", "GS-SVMs"), "verdict"] == ("ok" if rule.accepts(paper, ours) else "miss (unexplained)")
     assert not cells.loc["GS-SVMs", "standin"]
 
 

@@ -12,7 +12,7 @@ Table 1 at every C of the grid on ``SETS`` with the rows permuted by each seed
 of ``SEEDS`` (seed s: numpy's ``default_rng(s).permutation``; the committed
 records are the file's order):
 
-    python -m repro.papers.gs_svm.order_spread     # writes EVIDENCE (about 4 CPU-minutes)
+    python -m repro.papers.gs_svm.order_spread     # writes EVIDENCE (about 2 CPU-minutes)
 
 ``noise`` turns it into the tolerance: for each method family (GS-SVM; SMO-1
 and SMO-2 together), every pair of orders of a set gives a ratio max / min of
@@ -75,6 +75,8 @@ def cells(evidence: pd.DataFrame, records: pd.DataFrame) -> pd.DataFrame:
     both = pd.concat([base[COLUMNS[:-1]], evidence[COLUMNS[:-1]]], ignore_index=True)
     cs = set(evidence.C.dropna()) & set(base.C.dropna())
     both = both[both.C.isna() | both.C.isin(cs)]
+    if base.empty:  # no records of the measured sets (e.g. a run without them): no cells
+        return pd.DataFrame(columns=["paper_dataset", "method", "order_seed", "value"])
     return (both.groupby(["paper_dataset", "method", "order_seed"], dropna=False)["n_kernel_evals"]
             .mean().div(1e6).rename("value").reset_index())
 
@@ -92,7 +94,7 @@ def ratios(evidence: pd.DataFrame, records: pd.DataFrame) -> pd.DataFrame:
 def noise(evidence: pd.DataFrame | None, records: pd.DataFrame) -> dict:
     """method -> the factor of its family (the QUANTILE of the pairs' ratios);
     empty without evidence."""
-    if evidence is None or not len(evidence):
+    if evidence is None or not len(evidence) or cells(evidence, records).empty:
         return {}
     factor = ratios(evidence, records).groupby("family")["ratio"].quantile(QUANTILE)
     return {method: float(factor[family]) for method, family in FAMILIES.items() if family in factor.index}
