@@ -20,7 +20,7 @@ the cell, the quantity a comparison with the paper's one order reads when
 only the order differs; the factor is the 95th percentile of those ratios
 pooled over the sets (a cell beyond it is a difference that row orders alone
 give less than 5 % of the time). SETS are the two smallest of the table (one
-Adult, one Web: 4 CPU-minutes; Adult-4 and Web-4 would cost 25, Adult-7 and
+Adult, one Web: 2 CPU-minutes; Adult-4 and Web-4 would cost about 20, Adult-7 and
 Web-7 hours), so the factor is measured at the small end and applied to every
 set, which the page says. The page of Table 1 reads EVIDENCE (committed)
 where it exists; without it the counts are reported without a judgement.
