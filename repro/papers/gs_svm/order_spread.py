@@ -94,9 +94,10 @@ def ratios(evidence: pd.DataFrame, records: pd.DataFrame) -> pd.DataFrame:
 def noise(evidence: pd.DataFrame | None, records: pd.DataFrame) -> dict:
     """method -> the factor of its family (the QUANTILE of the pairs' ratios);
     empty without evidence."""
-    if evidence is None or not len(evidence) or cells(evidence, records).empty:
+    pairs = ratios(evidence, records) if evidence is not None and len(evidence) else None
+    if pairs is None or pairs.empty:
         return {}
-    factor = ratios(evidence, records).groupby("family")["ratio"].quantile(QUANTILE)
+    factor = pairs.groupby("family")["ratio"].quantile(QUANTILE)
     return {method: float(factor[family]) for method, family in FAMILIES.items() if family in factor.index}
 
 
