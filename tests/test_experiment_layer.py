@@ -374,3 +374,42 @@ def test_an_error_in_a_capped_run_is_raised_with_its_name():
         run_capped(lambda: 1 / 0, cap_seconds=30)
     with pytest.raises(ValueError, match="cap_seconds"):
         run_capped(lambda: 1, cap_seconds=0)
+
+
+def test_an_interrupted_readings_sweep_resumes_without_rerunning_what_finished(tmp_path):
+    """The sweep writes each finished row at once; run again on the same
+    progress file, it runs only the tasks missing there and returns the rows
+    in the tasks' order (issue 27: LDM Table 3's sweep runs for hours)."""
+    from repro.experiments import readings as R
+    from repro.tolerances import Tolerance
+
+    cells = pd.DataFrame({"dataset": ["a", "b"], "method": ["M", "M"], "published": [0.5, 0.9],
+                          "reproduced": [0.6, 0.7]}).set_index(["dataset", "method"])
+    tasks = [("a", "M", "r1"), ("b", "M", "r1"), ("a", "M", "r2")]
+    values = {("a", "M", "r1"): 0.51, ("b", "M", "r1"): 0.7, ("a", "M", "r2"): 0.8}
+    ran, stop_at_last = [], [True]
+
+    class Stopped(Exception):
+        pass
+
+    def run(dataset, method, reading):
+        ran.append((dataset, method, reading))
+        if ran == tasks and stop_at_last:  # the first sweep is stopped at its last task
+            stop_at_last.clear()
+            raise Stopped
+        return values[(dataset, method, reading)]
+
+    rule = Tolerance("abs", 0.02, "a test's")
+    progress = R.partial_path(tmp_path / "evidence.csv")
+    with pytest.raises(Stopped):
+        R.sweep(tasks, run, cells, rule, "accuracy", extra={"partitions": 3}, progress=progress)
+    assert len(pd.read_csv(progress)) == 2
+    got = R.sweep(tasks, run, cells, rule, "accuracy", extra={"partitions": 3}, progress=progress)
+    assert ran == tasks + [("a", "M", "r2")]  # only the unfinished task ran again
+    assert [tuple(t) for t in got[["dataset", "method", "reading"]].itertuples(index=False)] == tasks
+    assert got.accuracy.tolist() == [0.51, 0.7, 0.8]
+    assert got.within_tolerance.tolist() == [True, False, False]
+    # rows of another profile are not taken for this one's
+    ran.clear()
+    R.sweep(tasks, run, cells, rule, "accuracy", extra={"partitions": 30}, progress=progress)
+    assert ran == tasks

@@ -13,7 +13,7 @@ reading, and a reading that closes one cell is a hypothesis to test on others.
 from __future__ import annotations
 
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -51,31 +51,66 @@ def _timed(run: Callable, task: tuple) -> tuple[float, float]:
     return float(value), time.perf_counter() - start
 
 
+def _row(task: tuple, value: float, seconds: float, cells: pd.DataFrame, rule, value_column: str,
+         extra: dict | None) -> dict:
+    dataset, method, reading = task
+    published = float(cells.loc[(dataset, method), "published"])
+    ours = float(cells.loc[(dataset, method), "reproduced"])
+    print(f"{dataset} {method}, {reading}: {value:.4g} (protocol {ours:.4g}, paper {published:.4g})",
+          flush=True)
+    return {"dataset": dataset, "method": method, "reading": reading, value_column: value,
+            "published": published, "protocol_value": ours,
+            "within_tolerance": bool(rule.accepts(published, value)), "seconds": seconds, **(extra or {})}
+
+
+def partial_path(evidence: Path) -> Path:
+    """Where a sweep bound for ``evidence`` keeps the rows it has finished."""
+    evidence = Path(evidence)
+    return evidence.with_name(evidence.name + ".partial")
+
+
 def sweep(tasks: Iterable[tuple], run: Callable, cells: pd.DataFrame, rule, value_column: str,
-          jobs: int = 1, extra: dict | None = None) -> pd.DataFrame:
+          jobs: int = 1, extra: dict | None = None, progress: Path | None = None) -> pd.DataFrame:
     """Run every ``(dataset, method, reading)`` of ``tasks`` through ``run``
     (a picklable module-level function when ``jobs > 1``: each task in a worker
     process), beside the cell's published and reproduced values from
     ``cells`` (a comparison table indexed by dataset and method) and whether
     ``rule`` (a Tolerance) accepts the reading's value. ``extra``: constant
-    columns appended to every row (e.g. the profile that was run)."""
-    tasks = list(tasks)
+    columns appended to every row (e.g. the profile that was run).
+
+    ``progress``: a CSV file that every finished row is written to at once
+    (atomically), so that a sweep of hours that is interrupted resumes: the
+    tasks already in it (with the same ``extra``) are not run again. The rows
+    come back in the order of ``tasks`` whatever order they finished in."""
+    from .._io import write_text_atomic
+
+    tasks = [tuple(task) for task in tasks]
+    columns = KEY_COLUMNS + [value_column] + TAIL_COLUMNS + list(extra or {})
+    done: dict[tuple, dict] = {}
+    if progress is not None and Path(progress).exists():
+        kept = pd.read_csv(progress)
+        if list(kept.columns) != columns:
+            raise ValueError(f"{progress}: columns {list(kept.columns)}, expected {columns}; "
+                             "delete it to start the sweep again")
+        for row in kept.to_dict("records"):
+            if all(row[k] == v for k, v in (extra or {}).items()):
+                done[(row["dataset"], row["method"], row["reading"])] = row
+    todo = [task for task in tasks if task not in done]
+
+    def finished(task, result):
+        done[task] = _row(task, *result, cells, rule, value_column, extra)
+        if progress is not None:
+            write_text_atomic(progress, pd.DataFrame(list(done.values()), columns=columns).to_csv(index=False))
+
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = list(pool.map(_timed, [run] * len(tasks), tasks))
+            futures = {pool.submit(_timed, run, task): task for task in todo}
+            for future in as_completed(futures):
+                finished(futures[future], future.result())
     else:
-        results = [_timed(run, task) for task in tasks]
-    rows = []
-    for (dataset, method, reading), (value, seconds) in zip(tasks, results):
-        published = float(cells.loc[(dataset, method), "published"])
-        ours = float(cells.loc[(dataset, method), "reproduced"])
-        rows.append({"dataset": dataset, "method": method, "reading": reading, value_column: value,
-                     "published": published, "protocol_value": ours,
-                     "within_tolerance": bool(rule.accepts(published, value)), "seconds": seconds,
-                     **(extra or {})})
-        print(f"{dataset} {method}, {reading}: {value:.4g} (protocol {ours:.4g}, paper {published:.4g})",
-              flush=True)
-    return pd.DataFrame(rows, columns=KEY_COLUMNS + [value_column] + TAIL_COLUMNS + list(extra or {}))
+        for task in todo:
+            finished(task, _timed(run, task))
+    return pd.DataFrame([done[task] for task in tasks], columns=columns)
 
 
 def load_evidence(path: Path) -> pd.DataFrame | None:

@@ -76,15 +76,17 @@ def targets(comparison: pd.DataFrame, records: pd.DataFrame) -> tuple[list, list
     return R.targets(comparison, records, MAX_CELL_SECONDS)
 
 
-def sweep(comparison: pd.DataFrame, records: pd.DataFrame, protocol=None, jobs: int = 1) -> pd.DataFrame:
-    """One row per (swept cell, reading that applies to its method)."""
+def sweep(comparison: pd.DataFrame, records: pd.DataFrame, protocol=None, jobs: int = 1,
+          progress: Path | None = None) -> pd.DataFrame:
+    """One row per (swept cell, reading that applies to its method); ``progress``:
+    the layer's file of finished rows, which an interrupted sweep resumes from."""
     from ...tolerances import tolerance_for
 
     capped = records.groupby(["paper_dataset", "method"])["n_unconverged_problems"].sum()
     tasks = [(dataset, method, reading) for dataset, method, _ in targets(comparison, records)[0]
              for reading in READINGS if _applies(reading, method, int(capped.get((dataset, method), 0)))]
     return R.sweep(tasks, partial(accuracy, protocol=protocol), comparison.set_index(["dataset", "method"]),
-                   tolerance_for(J.PAPER, "accuracy_percent"), "accuracy_percent", jobs)
+                   tolerance_for(J.PAPER, "accuracy_percent"), "accuracy_percent", jobs, progress=progress)
 
 
 def load_evidence(path: Path = EVIDENCE) -> pd.DataFrame | None:
@@ -100,7 +102,9 @@ def main():
     records = read_records(records_file("gs_svm_table2"), J.TABLE2_SCHEMA)
     comparison = pd.read_csv(Path("paper_tables") / "gs_svm_table2.csv")
     comparison = comparison[comparison.metric == "accuracy_percent"]
-    write_text_atomic(EVIDENCE, sweep(comparison, records).to_csv(index=False))
+    progress = R.partial_path(EVIDENCE)
+    write_text_atomic(EVIDENCE, sweep(comparison, records, progress=progress).to_csv(index=False))
+    progress.unlink(missing_ok=True)
 
 
 if __name__ == "__main__":

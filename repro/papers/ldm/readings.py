@@ -11,6 +11,9 @@ accuracy:
 
     python -m repro.papers.ldm.readings table2 --jobs 2   # writes EVIDENCE["table2"]
 
+(finished rows are kept in EVIDENCE's ``.partial`` file as they come, so the
+same command resumes an interrupted sweep.)
+
 The pages of Tables 2 and 3 read the evidence where it exists (not a declared
 input of their rules, as GS-SVM's sweep): per unexplained cell, each
 reading's value and whether the tolerance accepts it. A reading within the
@@ -113,8 +116,9 @@ def targets(comparison: pd.DataFrame, records: pd.DataFrame) -> tuple[list, list
 
 
 def sweep(table: str, comparison: pd.DataFrame, records: pd.DataFrame, jobs: int = 1,
-          n_partitions: int | None = None) -> pd.DataFrame:
-    """One row per (swept cell, reading that applies to it)."""
+          n_partitions: int | None = None, progress: Path | None = None) -> pd.DataFrame:
+    """One row per (swept cell, reading that applies to it); ``progress``: the
+    layer's file of finished rows, which an interrupted sweep resumes from."""
     from ...tolerances import tolerance_for
 
     kernel = TABLES[table]
@@ -125,7 +129,8 @@ def sweep(table: str, comparison: pd.DataFrame, records: pd.DataFrame, jobs: int
     cells = comparison.set_index(["dataset", "method"])
     profile = n_partitions or L.PROTOCOLS["full"].n_partitions
     return R.sweep(tasks, partial(accuracy, kernel=kernel, n_partitions=n_partitions), cells,
-                   tolerance_for(L.PAPER, "accuracy"), "accuracy", jobs, extra={"partitions": profile})
+                   tolerance_for(L.PAPER, "accuracy"), "accuracy", jobs, extra={"partitions": profile},
+                   progress=progress)
 
 
 def load_evidence(table: str) -> pd.DataFrame | None:
@@ -144,8 +149,11 @@ def main(argv=None):
     args = parser.parse_args(argv)
     records = read_records(records_file(f"ldm_{args.table}"), L.SCHEMA)
     comparison = pd.read_csv(Path("paper_tables") / f"ldm_{args.table}.csv")
+    # an interrupted sweep (Table 3's runs for about 1.5 CPU-hours) resumes from here
+    progress = R.partial_path(EVIDENCE[args.table])
     write_text_atomic(EVIDENCE[args.table],
-                      sweep(args.table, comparison, records, args.jobs).to_csv(index=False))
+                      sweep(args.table, comparison, records, args.jobs, progress=progress).to_csv(index=False))
+    progress.unlink(missing_ok=True)
 
 
 if __name__ == "__main__":
