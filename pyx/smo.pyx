@@ -1024,6 +1024,13 @@ cdef struct WSolver:
     double* tmp        # l doubles: kernel values of an index list before they are scattered
     int* idx           # l ints: scratch index list
     Trace trace
+    # the next select_pair's first pass, done by take_pair's F update (one pass
+    # over the active set a step instead of two); valid until the active set
+    # or F changes otherwise (shrinking, reconstruction)
+    bint scan_valid
+    int scan_i
+    double scan_b_up
+    double scan_b_low
 
 
 cdef inline bint w_in_up(const WSolver* S, int i) noexcept nogil:
@@ -1210,14 +1217,19 @@ cdef int select_pair(WSolver* S, int* out_i, int* out_j) noexcept nogil:
     cdef double Kii
     cdef double* Ki
     cdef bint all_active = S.na == S.l
-    for t in range(S.na):
-        s = t if all_active else S.active[t]
-        Fs = S.F[s]
-        if w_in_up(S, s) and Fs < b_up:
-            b_up = Fs
-            i = s
-        if w_in_low(S, s) and Fs > b_low:
-            b_low = Fs
+    if S.scan_valid:
+        # the same scan, in the same order, made by the last take_pair
+        i, b_up, b_low = S.scan_i, S.scan_b_up, S.scan_b_low
+        S.scan_valid = False
+    else:
+        for t in range(S.na):
+            s = t if all_active else S.active[t]
+            Fs = S.F[s]
+            if w_in_up(S, s) and Fs < b_up:
+                b_up = Fs
+                i = s
+            if w_in_low(S, s) and Fs > b_low:
+                b_low = Fs
     S.b_up = b_up
     S.b_low = b_low
     if i < 0 or b_up > b_low - 2.0 * S.tol:
@@ -1266,13 +1278,20 @@ cdef int take_pair(WSolver* S, int i, int j) noexcept nogil:
     <= 0 replaced by tau, Fan et al.) is clipped to the box. A variable whose
     clip is reached is set on its bound exactly, so the index sets are decided
     by exact comparisons. Returns 0 when neither multiplier changed (the step
-    is below the multipliers' rounding: a stall), 1 otherwise."""
+    is below the multipliers' rounding: a stall), 1 otherwise.
+
+    The loop that updates F also makes the next select_pair's scan for b_up
+    (and its example) and b_low, over the same active set in the same order,
+    so the pair chosen is the one a separate scan chooses, bitwise; it saves a
+    pass over the active set a step, which is what a step costs once the
+    kernel columns are cached (HardMarginSVM's capped problems)."""
     cdef double* Ki = fetch_col(S, i, False)
     cdef double* Kj          # fetched second: capacity >= 2 keeps column i
     cdef double yi = S.y[i], yj = S.y[j], ai = S.alpha[i], aj = S.alpha[j]
     cdef double Fi = S.F[i], Fj = S.F[j], kii = S.kdiag[i], kjj = S.kdiag[j], kij
     cdef double quad, step, room_i, room_j, ni, nj, di, dj, ci, cj
-    cdef int t, s
+    cdef double Fs, b_up = INFINITY, b_low = -INFINITY
+    cdef int t, s, up = -1
     Kj = fetch_col(S, j, False)
     kij = Ki[j]
     quad = kii + kjj - 2.0 * kij
@@ -1305,15 +1324,19 @@ cdef int take_pair(WSolver* S, int i, int j) noexcept nogil:
         + yi * yj * kij * di * dj
     ci = yi * di
     cj = yj * dj
-    if S.na == S.l:
-        for t in range(S.l):
-            S.F[t] += ci * Ki[t] + cj * Kj[t]
-    else:
-        for t in range(S.na):
-            s = S.active[t]
-            S.F[s] += ci * Ki[s] + cj * Kj[s]
-    S.alpha[i] = ni
+    S.alpha[i] = ni   # before the loop: its scan reads the index sets after the step
     S.alpha[j] = nj
+    for t in range(S.na):
+        s = t if S.na == S.l else S.active[t]
+        Fs = S.F[s] + (ci * Ki[s] + cj * Kj[s])
+        S.F[s] = Fs
+        if w_in_up(S, s) and Fs < b_up:
+            b_up = Fs
+            up = s
+        if w_in_low(S, s) and Fs > b_low:
+            b_low = Fs
+    S.scan_valid = True
+    S.scan_i, S.scan_b_up, S.scan_b_low = up, b_up, b_low
     _update_Fbar(S, i, ai, ni)
     _update_Fbar(S, j, aj, nj)
     S.n_steps += 1
@@ -1334,6 +1357,7 @@ cdef void reconstruct_and_unshrink(WSolver* S) noexcept nogil:
     cdef double* col
     if S.na == S.l:
         return
+    S.scan_valid = False   # F and the active set change
     n_inactive = S.l - S.na
     for t in range(S.na):
         if S.alpha[S.active[t]] > 0.0 and S.alpha[S.active[t]] < S.C:
@@ -1400,6 +1424,7 @@ cdef void do_shrinking(WSolver* S, bint* unshrunk) noexcept nogil:
     examples that satisfy _be_shrunk leave the active set (kept ascending)."""
     cdef int t, s, n = 0
     cdef double b_up = INFINITY, b_low = -INFINITY, Fs
+    S.scan_valid = False   # the active set changes
     for t in range(S.na):
         s = S.active[t]
         Fs = S.F[s]
@@ -1494,6 +1519,7 @@ def smo_solve_second_order(tuple x, const double[::1] y, double C, int kind, dou
     S.tol = tol
     S.obj = 0.0
     S.n_steps = 0
+    S.scan_valid = False
     S.n_unshrink = 0
     S.gram = NULL
     S.cache = &cache
