@@ -1,4 +1,4 @@
-"""The NESVM paper's time experiment (repro/papers/nesvm/: jobs, pages):
+"""The NESVM paper's time experiment (repro/papers/nesvm/: jobs, claims, pages):
 the claims' reading from records, the table built from records, and a quick
 job run end to end."""
 import numpy as np
@@ -7,12 +7,13 @@ import pytest
 
 from repro.experiments import TableRun
 from repro.papers.catalog import table_spec
+from repro.papers.nesvm import claims as CL
 from repro.papers.nesvm import jobs as N
 from repro.papers.nesvm import pages as R
 from repro.papers.nesvm import theory_pages as TP
 
 
-def _records(times: dict, C=R.FIG4_C, capped=()):
+def _records(times: dict, C=CL.FIG4_C, capped=()):
     """Records of one C: times = {set_id: {method: seconds}}."""
     rows = []
     for set_id, per_method in times.items():
@@ -71,33 +72,33 @@ def test_a_run_cut_short_shows_its_values_but_judges_no_claim():
 def test_the_claims_hold_when_nesvm_is_fastest_on_small_sets_and_pegasos_on_large_ones():
     records = _records({1: _times(0.1, 0.2), 2: _times(0.2, 0.3), 3: _times(0.3, 0.4), 4: _times(0.4, 0.5),
                         5: _times(0.9, 0.8), 6: _times(2.0, 0.9)})
-    cells = R.claim_cells(records).set_index("claim")["value"]
+    cells = CL.claim_cells(records).set_index("claim")["value"]
     assert cells["nesvm_fastest_below_n"] == 6414   # first set where NESVM is not the fastest
     assert cells["nesvm_pegasos_faster_above_n"] == 4781  # Pegasos faster from set 5 on
     comparison = R.claims_comparison(records, _run_for(records)).set_index("method")
-    timed = comparison.loc[[label for label, _, scope in R.CLAIMS.values() if scope == "C"]]
+    timed = comparison.loc[[label for label, _, scope in CL.CLAIMS.values() if scope == "C"]]
     assert (timed["verdict"] == "ok (stand-in)").all()  # Set 6 is a stand-in: the cells say so
     assert (timed["claim"] == R.HOLDS).all()
     # one C only: the sensitivity claim cannot be tested, and its row says so
-    sens = comparison.loc[R.CLAIMS[R.SENSITIVITY][0]]
+    sens = comparison.loc[CL.CLAIMS[CL.SENSITIVITY][0]]
     assert sens["verdict"].startswith("not compared (cannot be tested here") and sens["claim"] == R.UNTESTABLE
 
 
 def test_the_claims_miss_when_a_baseline_is_faster_on_a_small_set_or_pegasos_slower_on_set_6():
     records = _records({1: _times(0.5, 0.2, others=0.3), 2: _times(0.2, 0.3), 6: _times(0.5, 0.9)})
-    cells = R.claim_cells(records).set_index("claim")["value"]
+    cells = CL.claim_cells(records).set_index("claim")["value"]
     assert cells["nesvm_fastest_below_n"] == 1605
     assert cells["nesvm_pegasos_faster_above_n"] == 11220
     comparison = R.claims_comparison(records, _run_for(records)).set_index("method")
-    timed = comparison.loc[[label for label, _, scope in R.CLAIMS.values() if scope == "C"]]
+    timed = comparison.loc[[label for label, _, scope in CL.CLAIMS.values() if scope == "C"]]
     assert timed["verdict"].str.startswith("miss").all() and (timed["claim"] == R.FAILS).all()
 
 
 def test_a_capped_rival_counts_as_slower_and_an_unavailable_one_is_left_out():
     times = {1: {"NESVM": 5.0, "Pegasos": 9.0, "LIBSVM": 1.0}}  # SVM-Light unavailable
     records = _records(times, capped={(1, "LIBSVM")})
-    assert R.claim_cells(records).set_index("claim").loc["nesvm_fastest_below_n", "value"] == 1605  # only set
-    note = R.claim_cells(records).set_index("claim").loc["nesvm_fastest_below_n", "note"]
+    assert CL.claim_cells(records).set_index("claim").loc["nesvm_fastest_below_n", "value"] == 1605  # only set
+    note = CL.claim_cells(records).set_index("claim").loc["nesvm_fastest_below_n", "note"]
     assert "SVM-Light" not in note and "every set" in note
 
 
@@ -161,13 +162,13 @@ def _grid_records(per_c: dict, sets=(1, 2)):
 
 def _sensitivity_row(records):
     comparison = R.claims_comparison(records, _run_for(records)).set_index("method")
-    return comparison.loc[R.CLAIMS[R.SENSITIVITY][0]]
+    return comparison.loc[CL.CLAIMS[CL.SENSITIVITY][0]]
 
 
 def test_sensitivity_holds_when_nesvm_and_pegasos_vary_least_over_c():
     records = _grid_records({0.01: _times(0.10, 0.20, others=0.1), 1.0: _times(0.12, 0.21, others=1.0),
                              100.0: _times(0.15, 0.22, others=9.0)})
-    ratios = R.time_ratios(records)
+    ratios = CL.time_ratios(records)
     assert ratios.loc[1605, "NESVM"] == pytest.approx(1.5) and ratios.loc[1605, "LIBSVM"] == pytest.approx(90)
     row = _sensitivity_row(records)
     assert row["reproduced"] == 1.0 and row["verdict"] == "ok" and row["claim"] == R.HOLDS
@@ -177,7 +178,7 @@ def test_sensitivity_fails_on_a_set_where_a_rival_varies_less_or_is_counted_with
     records = _grid_records({0.01: _times(0.1, 0.2, others=1.0), 100.0: _times(0.5, 0.2, others=1.2)})
     # set 2: LIBSVM capped at C = 100 counts as the most sensitive; set 1 keeps LIBSVM's 1.2
     records.loc[(records.set_id == 2) & (records.method == "LIBSVM") & (records.C == 100.0), "capped"] = True
-    ratios = R.time_ratios(records)
+    ratios = CL.time_ratios(records)
     assert ratios.loc[2265, "LIBSVM"] == np.inf
     row = _sensitivity_row(records)
     # set 1: NESVM 5 > LIBSVM 1.2 and SVM-Light 1.2: fails; set 2: SVM-Light 1.2 < NESVM 5: fails too
@@ -187,7 +188,7 @@ def test_sensitivity_fails_on_a_set_where_a_rival_varies_less_or_is_counted_with
 def test_sensitivity_without_a_rival_cannot_be_tested():
     times = {"NESVM": 0.1, "Pegasos": 0.2}
     records = _grid_records({0.01: times, 1.0: times}, sets=(1,))
-    assert R.sensitivity_claim(records) is None
+    assert CL.sensitivity_claim(records) is None
     assert _sensitivity_row(records)["claim"] == R.UNTESTABLE
 
 
@@ -357,7 +358,7 @@ def test_the_committed_full_run_tables_hold_their_claims_when_present():
         claims = pd.read_csv(time_page)
         if "claim" in claims:  # a page built before the claim column has none
             claims = claims[claims.metric != "mean_seconds"]
-            assert len(claims) == len(R.CLAIMS)
+            assert len(claims) == len(CL.CLAIMS)
             assert claims["claim"].isin([R.HOLDS, R.FAILS, R.UNTESTABLE]).all()
 
 
@@ -444,3 +445,29 @@ def test_the_reference_optimum_is_the_same_on_either_smo_path(data_env, C):
     assert dual2 == pytest.approx(dual1, rel=1e-6)
     p1 = N.hinge_primal(w1, X, y, C, b1)
     assert N.hinge_primal(w2, X, y, C, b2) == pytest.approx(p1, rel=1e-4)
+
+
+@pytest.mark.parametrize("cause_value, verdict", [(6414.0, "miss (explained)"), (1605.0, "miss (unexplained)")])
+def test_the_fastest_claim_is_explained_only_when_pegasos_at_nesvms_primal_makes_it_hold(cause_value, verdict):
+    """The Pegasos iteration-count entry (nesvm/explanations.py) explains the
+    miss only where the sweep's equal-primal reading brings the claim within
+    its tolerance; otherwise the miss stays unexplained and its reason lists
+    every reading tried."""
+    from repro.papers.nesvm import readings as NR
+
+    sizes = (1605, 2265, 3185, 4781, 6414, 11220)
+    records = _records({s: _times(0.1 * s, 0.05) for s in range(1, 7)})  # Pegasos the fastest everywhere
+    tried = pd.DataFrame([{"reading": r, "nesvm_fastest_below_n": v, "nesvm_pegasos_faster_above_n": 0.0,
+                           "pegasos_iterations": "; ".join(f"{n}: 10" for n in sizes),
+                           "pegasos_over_nesvm_time": "1605: 2", "pegasos_over_nesvm_primal": "1605: 1",
+                           "target_reached": True}
+                          for r, v in (("10 passes (the protocol)", 1605.0), (NR.CAUSE, cause_value))])
+    comparison = R.claims_comparison(records, _run_for(records), tried).set_index("metric")
+    row = comparison.loc["n_train_nesvm_fastest_below"]
+    assert row["verdict"] == verdict + " (stand-in)"  # set 6 is a stand-in
+    assert f"the claim's value is {cause_value:g}" in row["why"]
+    assert "other readings: 10 passes (the protocol) 1605 (outside)" in row["why"]
+    assert row["why"].startswith("not explained") == (verdict == "miss (unexplained)")
+    # without the sweep (another scale, or not run) the miss has no entry
+    bare = R.claims_comparison(records, _run_for(records)).set_index("metric")
+    assert bare.loc["n_train_nesvm_fastest_below", "verdict"] == "miss (unexplained) (stand-in)"

@@ -111,7 +111,9 @@ def table2(records: pd.DataFrame, table_run) -> TableOutput:
                          context={"records": complete, "cells": cells, "published": acc,
                                   "ttests": ttests, "params": params,
                                   # the refits without the step cap: run on the full protocol's records
-                                  "uncapped": uncapped.load_evidence() if table_run.scale == "full" else None})
+                                  "uncapped": uncapped.load_evidence() if table_run.scale == "full" else None,
+                                  # and the readings sweep (the whole protocol without the cap among them)
+                                  "readings": readings.load_evidence() if table_run.scale == "full" else None})
     md = "\n".join([
         comparison_markdown(comparison, "GS-SVM paper, Table 2: 10-fold CV accuracy (%)", 2,
                             notes="Protocol in repro/papers/gs_svm/jobs.py: one-against-one, inner CV "

@@ -149,12 +149,11 @@ def _fit_nesvm(X, y, C, homotopy):
     return est.coef_.ravel().copy(), float(est.intercept_[0]), int(np.sum(est.n_iter_))
 
 
-def _fit_pegasos(X, y, C, epochs):
+def _fit_pegasos(X, y, C, n_iter):
     from ...solvers import Pegasos
 
-    m = X.shape[0]
-    est = Pegasos(lambda_=1.0 / (C * m), n_iter=epochs * m, batch_size=1, random_state=SEED).fit(X, y)
-    return est.coef_.ravel().copy(), 0.0, epochs * m
+    est = Pegasos(lambda_=1.0 / (C * X.shape[0]), n_iter=int(n_iter), batch_size=1, random_state=SEED).fit(X, y)
+    return est.coef_.ravel().copy(), 0.0, int(n_iter)
 
 
 def _fit_libsvm(X, y, C):
@@ -212,7 +211,7 @@ def fit_function(method: str, X, y, C: float, protocol: Protocol):
     fits = {
         "NESVM": lambda: _fit_nesvm(X, y, C, False),
         "NESVM (homotopy)": lambda: _fit_nesvm(X, y, C, True),
-        "Pegasos": lambda: _fit_pegasos(X, y, C, protocol.pegasos_epochs),
+        "Pegasos": lambda: _fit_pegasos(X, y, C, protocol.pegasos_epochs * X.shape[0]),
         "LIBSVM": lambda: _fit_libsvm(X, y, C),
         "SVM-Light": lambda: _fit_svmlight(X, y, C),
         "LIBLINEAR": lambda: _fit_liblinear(X, y, C),
@@ -280,6 +279,23 @@ def timing_columns(runs) -> dict:
             "best_seconds": float(np.min(times)) if times else np.nan}
 
 
+def method_rows(methods, runs, last, skip, data, C: float, base: dict) -> list[dict]:
+    """One record per method of ``time_methods``' results: its timing columns,
+    and its last model's iterations, primal on the training set and accuracy
+    on the test set (``data``: X, y, Xt, yt); ``base``: the job's columns."""
+    X, y, Xt, yt = data
+    rows = []
+    for method in methods:
+        row = {**base, "method": method, "unavailable": skip[method], **timing_columns(runs[method]),
+               "n_iter": -1, "primal": np.nan, "test_accuracy": np.nan}
+        if method in last:
+            w, b, n_iter = last[method]
+            row.update(n_iter=int(n_iter), primal=hinge_primal(w, X, y, C, b),
+                       test_accuracy=float(np.mean(np.where(Xt @ w + b > 0, 1.0, -1.0) == yt)))
+        rows.append(row)
+    return rows
+
+
 def run(protocol: Protocol, set_id, C) -> pd.DataFrame:
     """One job: every method at (set, C), ``repeat`` interleaved rounds, and
     the reference optimum; one record per method."""
@@ -300,16 +316,7 @@ def run(protocol: Protocol, set_id, C) -> pd.DataFrame:
             "tol": TOL, "ref_tol": REF_TOL, "ref_primal": ref_primal, "ref_dual": ref_dual,
             "ref_seconds": ref.seconds, "ref_capped": ref.capped, "cap_seconds": protocol.cap_seconds,
             "smo_working_set": protocol.smo_working_set}
-    rows = []
-    for method in protocol.methods:
-        row = {**base, "method": method, "unavailable": skip[method], **timing_columns(runs[method]),
-               "n_iter": -1, "primal": np.nan, "test_accuracy": np.nan}
-        if method in last:
-            w, b, n_iter = last[method]
-            row.update(n_iter=int(n_iter), primal=hinge_primal(w, X, y, C, b),
-                       test_accuracy=float(np.mean(np.where(Xt @ w + b > 0, 1.0, -1.0) == yt)))
-        rows.append(row)
-    frame = pd.DataFrame(rows)
+    frame = pd.DataFrame(method_rows(protocol.methods, runs, last, skip, (X, y, Xt, yt), C, base))
     frame["job_seconds"] = time.perf_counter() - job_start
     for key, value in machine_record(1).items():
         frame[key] = value
