@@ -92,7 +92,8 @@ def sweep(comparison: pd.DataFrame, records: pd.DataFrame, protocol=None, jobs: 
 
     capped = records.groupby(["paper_dataset", "method"])["n_unconverged_problems"].sum()
     swept, left = targets(comparison, records)
-    cells, names = (left, [UNCAPPED]) if costly else (swept, list(READINGS))
+    # the costly cells cheapest first: an interrupted run has the most cells done
+    cells, names = (sorted(left, key=lambda cell: cell[2]), [UNCAPPED]) if costly else (swept, list(READINGS))
     tasks = [(dataset, method, reading) for dataset, method, _ in cells
              for reading in names if _applies(reading, method, int(capped.get((dataset, method), 0)))]
     return R.sweep(tasks, partial(accuracy, protocol=protocol), comparison.set_index(["dataset", "method"]),
