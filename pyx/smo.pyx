@@ -994,6 +994,18 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
 cdef double TAU = 1e-12   # Fan, Chen, Lin (2005): a curvature a_ts <= 0 is replaced by tau
 
 
+cdef struct Bounds:
+    double up          # b_up: min F over I_up, reached at example i_up
+    int i_up
+    double low         # b_low: max F over I_low
+
+
+cdef inline void _bounds_start(Bounds* B) noexcept nogil:
+    B.up = INFINITY
+    B.i_up = -1
+    B.low = -INFINITY
+
+
 cdef struct WSolver:
     Rows* X
     KernelSpec* k
@@ -1028,9 +1040,7 @@ cdef struct WSolver:
     # over the active set a step instead of two); valid until the active set
     # or F changes otherwise (shrinking, reconstruction)
     bint scan_valid
-    int scan_i
-    double scan_b_up
-    double scan_b_low
+    Bounds scan
 
 
 cdef inline bint w_in_up(const WSolver* S, int i) noexcept nogil:
@@ -1039,6 +1049,17 @@ cdef inline bint w_in_up(const WSolver* S, int i) noexcept nogil:
 
 cdef inline bint w_in_low(const WSolver* S, int i) noexcept nogil:
     return low_set(S.y[i], S.alpha[i], S.C)
+
+
+cdef inline void _bounds_see(const WSolver* S, Bounds* B, int s, double Fs) noexcept nogil:
+    """One example of the scan for b_up (its first example in scan order on
+    ties) and b_low: every such scan goes through here, so the scan fused into
+    take_pair is select_pair's own."""
+    if w_in_up(S, s) and Fs < B.up:
+        B.up = Fs
+        B.i_up = s
+    if w_in_low(S, s) and Fs > B.low:
+        B.low = Fs
 
 
 cdef void _dense_entries(WSolver* S, int i, const int* js, int m, double* out) noexcept nogil:
@@ -1212,24 +1233,21 @@ cdef int select_pair(WSolver* S, int* out_i, int* out_j) noexcept nogil:
     Returns 1 when the active set is optimal: b_up > b_low - 2 tol, Keerthi's
     test and the current path's, which is LIBSVM's m(alpha) - M(alpha) < eps
     with m = -b_up, M = -b_low and eps = 2 tol."""
-    cdef int t, s, i = -1, j = -1
-    cdef double b_up = INFINITY, b_low = -INFINITY, Fs, diff, quad, o, best = INFINITY
+    cdef int t, s, i, j = -1
+    cdef double b_up, b_low, Fs, diff, quad, o, best = INFINITY
     cdef double Kii
     cdef double* Ki
     cdef bint all_active = S.na == S.l
-    if S.scan_valid:
-        # the same scan, in the same order, made by the last take_pair
-        i, b_up, b_low = S.scan_i, S.scan_b_up, S.scan_b_low
+    cdef Bounds B
+    if S.scan_valid:   # the same scan, in the same order, made by the last take_pair
+        B = S.scan
         S.scan_valid = False
     else:
+        _bounds_start(&B)
         for t in range(S.na):
             s = t if all_active else S.active[t]
-            Fs = S.F[s]
-            if w_in_up(S, s) and Fs < b_up:
-                b_up = Fs
-                i = s
-            if w_in_low(S, s) and Fs > b_low:
-                b_low = Fs
+            _bounds_see(S, &B, s, S.F[s])
+    i, b_up, b_low = B.i_up, B.up, B.low
     S.b_up = b_up
     S.b_low = b_low
     if i < 0 or b_up > b_low - 2.0 * S.tol:
@@ -1290,8 +1308,9 @@ cdef int take_pair(WSolver* S, int i, int j) noexcept nogil:
     cdef double yi = S.y[i], yj = S.y[j], ai = S.alpha[i], aj = S.alpha[j]
     cdef double Fi = S.F[i], Fj = S.F[j], kii = S.kdiag[i], kjj = S.kdiag[j], kij
     cdef double quad, step, room_i, room_j, ni, nj, di, dj, ci, cj
-    cdef double Fs, b_up = INFINITY, b_low = -INFINITY
-    cdef int t, s, up = -1
+    cdef double Fs
+    cdef int t, s
+    cdef Bounds B
     Kj = fetch_col(S, j, False)
     kij = Ki[j]
     quad = kii + kjj - 2.0 * kij
@@ -1326,17 +1345,14 @@ cdef int take_pair(WSolver* S, int i, int j) noexcept nogil:
     cj = yj * dj
     S.alpha[i] = ni   # before the loop: its scan reads the index sets after the step
     S.alpha[j] = nj
+    _bounds_start(&B)   # a local: the stores to F cannot alias it, so it stays in registers
     for t in range(S.na):
         s = t if S.na == S.l else S.active[t]
         Fs = S.F[s] + (ci * Ki[s] + cj * Kj[s])
         S.F[s] = Fs
-        if w_in_up(S, s) and Fs < b_up:
-            b_up = Fs
-            up = s
-        if w_in_low(S, s) and Fs > b_low:
-            b_low = Fs
+        _bounds_see(S, &B, s, Fs)
+    S.scan = B
     S.scan_valid = True
-    S.scan_i, S.scan_b_up, S.scan_b_low = up, b_up, b_low
     _update_Fbar(S, i, ai, ni)
     _update_Fbar(S, j, aj, nj)
     S.n_steps += 1
@@ -1423,15 +1439,14 @@ cdef void do_shrinking(WSolver* S, bint* unshrunk) noexcept nogil:
     shrinking decisions of the end game are taken on the whole set; then the
     examples that satisfy _be_shrunk leave the active set (kept ascending)."""
     cdef int t, s, n = 0
-    cdef double b_up = INFINITY, b_low = -INFINITY, Fs
+    cdef double b_up, b_low
+    cdef Bounds B
     S.scan_valid = False   # the active set changes
+    _bounds_start(&B)
     for t in range(S.na):
         s = S.active[t]
-        Fs = S.F[s]
-        if w_in_up(S, s) and Fs < b_up:
-            b_up = Fs
-        if w_in_low(S, s) and Fs > b_low:
-            b_low = Fs
+        _bounds_see(S, &B, s, S.F[s])
+    b_up, b_low = B.up, B.low
     if not unshrunk[0] and b_low - b_up <= 10.0 * 2.0 * S.tol:
         unshrunk[0] = True
         reconstruct_and_unshrink(S)
