@@ -138,6 +138,33 @@ def test_kmomd_solves_its_qp():
         np.testing.assert_allclose(model.decision_function(X), f, rtol=1e-9, atol=1e-10)
 
 
+def test_kmomd_fits_a_gram_a_hair_off_the_identity():
+    """An RBF Gram of a very narrow width (off-diagonals about 1e-33) makes
+    LAPACK's syevr, KM-OMD's route to lambda_max, raise 'Internal Error'
+    (promoters in LDM Table 3's readings sweep); the fit falls back to the
+    whole spectrum and solves: on a Gram so near the identity the optimum is
+    the uniform start, where either stopping rule stops at once."""
+    import scipy.linalg as sla
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(42, 57))
+    d2 = ((X[:, None] - X[None]) ** 2).sum(-1)
+    K = np.exp(-d2 * (75 / d2[~np.eye(42, dtype=bool)].min()))   # the nearest pair: exp(-75)
+    y = np.where(rng.random(42) < 0.5, 1.0, -1.0)
+    Q = 0.5 * (y[:, None] * K * y[None, :]) + 0.3 * np.eye(42)
+    with pytest.raises(np.linalg.LinAlgError):  # the LAPACK failure this guards against
+        sla.eigh(Q, eigvals_only=True, subset_by_index=[41, 41])
+    pos = y > 0
+    for stop in ("relative", "legacy"):
+        # the uniform start is optimal to rounding: the relative rule stops at
+        # the gap's rounding level, not at max_iter after tol x a rounding gap
+        model = KMOMD(lam=0.3, kernel="precomputed", stop=stop).fit(K, y)
+        assert model.converged_ and model.n_iter_ < 10, (stop, model.n_iter_)
+        g = np.zeros(42)
+        g[model.support_] = np.abs(model.dual_coef_)
+        np.testing.assert_allclose(g, np.where(pos, 1 / pos.sum(), 1 / (~pos).sum()), rtol=1e-6)
+
+
 @pytest.mark.parametrize("cls", [MDO])
 def test_unavailable_baselines_say_why(cls):
     X, y = make_blobs(n_samples=20, centers=2, random_state=0)

@@ -300,6 +300,19 @@ class MDO(_Unavailable):
         pass
 
 
+def _largest_eigenvalue(S) -> float:
+    """lambda_max of the symmetric matrix S: LAPACK's syevr for that one value,
+    or, where it fails, the whole spectrum by divide and conquer. syevr (and
+    syevx) raise on a matrix a hair off a multiple of the identity, an RBF Gram
+    of a very narrow width (off-diagonals about 1e-33: promoters at 2^-4 times
+    the mean distance, LDM Table 3's readings sweep)."""
+    k = S.shape[0]
+    try:
+        return float(sla.eigh(S, eigvals_only=True, subset_by_index=[k - 1, k - 1])[0])
+    except np.linalg.LinAlgError:
+        return float(sla.eigh(S, eigvals_only=True, driver="evd")[-1])
+
+
 def _largest_squared_singular_value(X):
     """sigma_max(X)^2 = lambda_max(X X') = lambda_max(X'X), from the Gram matrix
     of the smaller side (at most _DENSE_GRAM_MAX wide) or by Lanczos (svds)."""
@@ -310,7 +323,7 @@ def _largest_squared_singular_value(X):
     if k <= _DENSE_GRAM_MAX:
         G = X.T @ X if d <= m else X @ X.T
         G = G.toarray() if sp.issparse(G) else np.asarray(G)
-        return float(sla.eigh(G, eigvals_only=True, subset_by_index=[k - 1, k - 1])[0])
+        return _largest_eigenvalue(G)
     s = svds(X, k=1, return_singular_vectors=False, v0=np.ones(k), random_state=0)
     return float(s[0]) ** 2 * (1.0 + 1e-8)  # Lanczos to its tolerance: err on the safe side
 
@@ -386,7 +399,8 @@ class KMOMD(LinearOrKernelMixin, BaseSVMClassifier):
     kernel, gamma, coef0, degree : kernel parameters (gamma None means 'scale').
     tol : float, default=1e-8
         'relative': stop when the Frank-Wolfe gap is at most tol times the gap
-        at the uniform start. ('legacy': tol times max(1, |objective|).) The
+        at the uniform start, or at its own rounding level (a start that is
+        already optimal). ('legacy': tol times max(1, |objective|).) The
         gap bounds the objective's distance to the optimum, not the model's:
         on badly scaled data (german, raw features; lam = 0.1) the objective
         is flat along directions that move predictions, and the fit at tol
@@ -460,7 +474,7 @@ class KMOMD(LinearOrKernelMixin, BaseSVMClassifier):
 
         def bias(g):
             return 0.5 * float(g @ (K @ (y * g)))
-        return Qmul, float(sla.eigh(Q, eigvals_only=True, subset_by_index=[m - 1, m - 1])[0]), evals, bias
+        return Qmul, _largest_eigenvalue(Q), evals, bias
 
     def _fit_binary(self, X, y, history):
         pos, neg = y > 0, y < 0
@@ -470,18 +484,24 @@ class KMOMD(LinearOrKernelMixin, BaseSVMClassifier):
             return self._fit_legacy(X, y, history, Qmul, top, evals, bias, project)
 
         def fw_gap(g, grad):
-            return float(grad @ g - grad[pos].min() - grad[neg].min())
+            """The gap, and the rounding level below which it cannot be resolved
+            (a few ulps of its three terms): a start that is already optimal
+            (gap0 itself rounding, a Gram a hair off the identity) stops there
+            instead of running to max_iter after tol * gap0. Scaled with the
+            data as the gap, so the rule stays scale-invariant."""
+            a, b, c = float(grad @ g), float(grad[pos].min()), float(grad[neg].min())
+            return a - b - c, 8.0 * np.finfo(float).eps * (abs(a) + abs(b) + abs(c))
 
         step = 1.0 / (2.0 * max(top, 1e-300))
         g = np.where(pos, 1.0 / pos.sum(), 1.0 / neg.sum())  # the uniform start
         Qg = Qmul(g)
         obj = float(g @ Qg)
-        gap0 = fw_gap(g, 2.0 * Qg)
+        gap0 = fw_gap(g, 2.0 * Qg)[0]
         z, Qz, t, n_iter, converged = g, Qg, 1.0, 0, False
         while True:
             grad = 2.0 * Qg
-            gap = fw_gap(g, grad)
-            if gap <= self.tol * gap0:
+            gap, rounding = fw_gap(g, grad)
+            if gap <= max(self.tol * gap0, rounding):
                 converged = True
                 break
             if n_iter >= self.max_iter:

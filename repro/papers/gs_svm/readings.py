@@ -15,7 +15,9 @@ folds); the others are listed on the page as not swept, with their cost, but
 for the one reading that tests an explanation offered for them, HM-SVM
 without the step cap (the costly HM-SVM cells, CPU-hours):
 
-    python -m repro.papers.gs_svm.readings --costly --jobs 2   # adds their rows to EVIDENCE The
+    python -m repro.papers.gs_svm.readings --costly --jobs 2   # adds their rows to EVIDENCE
+
+(a cell already in EVIDENCE under that reading is not run again). The
 page of Table 2 reads EVIDENCE where it exists (not a declared input of its
 rule, as uncapped.py's): per unexplained cell, each reading's value and
 whether the tolerance accepts it. A reading within the tolerance is shown,
@@ -96,6 +98,9 @@ def sweep(comparison: pd.DataFrame, records: pd.DataFrame, protocol=None, jobs: 
     cells, names = (sorted(left, key=lambda cell: cell[2]), [UNCAPPED]) if costly else (swept, list(READINGS))
     tasks = [(dataset, method, reading) for dataset, method, _ in cells
              for reading in names if _applies(reading, method, int(capped.get((dataset, method), 0)))]
+    if costly and load_evidence() is not None:  # hours a cell: one committed is not run again
+        kept = set(zip(*(load_evidence()[c] for c in R.KEY_COLUMNS)))
+        tasks = [task for task in tasks if task not in kept]
     return R.sweep(tasks, partial(accuracy, protocol=protocol), comparison.set_index(["dataset", "method"]),
                    tolerance_for(J.PAPER, "accuracy_percent"), "accuracy_percent", jobs, progress=progress)
 
