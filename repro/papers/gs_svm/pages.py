@@ -158,7 +158,9 @@ def _readings_markdown(comparison: pd.DataFrame, records: pd.DataFrame, evidence
                              "problem of the cell stopped at it, elsewhere the uncapped run is the "
                              "protocol's), run "
                              "on the cells whose committed records cost at most "
-                             f"{readings.MAX_CELL_SECONDS:g} CPU-seconds. A reading within the tolerance is "
+                             f"{readings.MAX_CELL_SECONDS:g} CPU-seconds, and on the costlier HM-SVM cells "
+                             "under the uncapped reading alone (--costly; a cell not yet run there says so). "
+                             "A reading within the tolerance is "
                              "shown, not taken as the cause: the table keeps the protocol's reading.")
 
 
