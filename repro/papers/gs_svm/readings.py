@@ -42,14 +42,14 @@ MAX_CELL_SECONDS = 120.0
 # name -> the one change from the protocol (jobs.py): feature range of the
 # scaling, tie rule of the inner CV, theta grid (log2), inner-fold seed,
 # HM-SVM's step cap
+UNCAPPED = "HM-SVM without the step cap"
 READINGS = {
     "scaled to [0, 1]": {"feature_range": (0.0, 1.0)},
     "ties to the last best point": {"tie": "last"},
     "theta grid 2^-12..2^12": {"log2_theta": tuple(range(-12, 13))},
     "inner folds drawn with seed 2": {"inner_seed": 2},
-    "HM-SVM without the step cap": {"hm_max_iter": 100_000_000},
+    UNCAPPED: {"hm_max_iter": 100_000_000},
 }
-UNCAPPED = "HM-SVM without the step cap"
 
 
 def _applies(reading: str, method: str, capped: int) -> bool:
@@ -98,8 +98,9 @@ def sweep(comparison: pd.DataFrame, records: pd.DataFrame, protocol=None, jobs: 
     cells, names = (sorted(left, key=lambda cell: cell[2]), [UNCAPPED]) if costly else (swept, list(READINGS))
     tasks = [(dataset, method, reading) for dataset, method, _ in cells
              for reading in names if _applies(reading, method, int(capped.get((dataset, method), 0)))]
-    if costly and load_evidence() is not None:  # hours a cell: one committed is not run again
-        kept = set(zip(*(load_evidence()[c] for c in R.KEY_COLUMNS)))
+    committed = load_evidence() if costly else None
+    if committed is not None:  # hours a cell: one committed is not run again
+        kept = set(zip(*(committed[c] for c in R.KEY_COLUMNS)))
         tasks = [task for task in tasks if task not in kept]
     return R.sweep(tasks, partial(accuracy, protocol=protocol), comparison.set_index(["dataset", "method"]),
                    tolerance_for(J.PAPER, "accuracy_percent"), "accuracy_percent", jobs, progress=progress)

@@ -41,6 +41,7 @@ _NESVM_RATE_PREASYMPTOTIC = Explanation(
 
 def _pegasos_readings_facts(cell, ctx):
     from ...tolerances import tolerance_for
+    from . import jobs as N
     from .readings import CAUSE
 
     tried = ctx["readings"].set_index("reading")
@@ -53,6 +54,7 @@ def _pegasos_readings_facts(cell, ctx):
     cause = tried.loc[CAUSE]
     others = "; ".join(f"{r} {v[claim]:g} ({judged(v[claim])})" for r, v in tried.iterrows() if r != CAUSE)
     return {"value": cause[claim], "judged": judged(cause[claim]), "iterations": cause["pegasos_iterations"],
+            "protocol_passes": N.PROTOCOLS["full"].pegasos_epochs,
             "time_ratio": cause["pegasos_over_nesvm_time"], "others": others}
 
 
@@ -70,18 +72,20 @@ def _pegasos_cause_closes(cell, ctx):
 
 _PEGASOS_READINGS = (
     "Pegasos has no stopping tolerance and the paper does not say how many iterations it ran (the "
-    "protocol: 10 passes). Tested: run for the fewest passes whose primal reaches NESVM's on each set "
+    "protocol: {protocol_passes} passes). Tested: run for the fewest passes whose primal reaches NESVM's on each set "
     "(the solvers at equal quality; iterations per set {iterations}), and timed again beside the "
     "others, Pegasos / NESVM mean time {time_ratio}: the claim's value is {value:g} ({judged} the "
     "tolerance)")
+
+_PEGASOS_EVIDENCE = ("'The timed claims under readings of Pegasos's iteration count' on this page; "
+                     "paper_tables/nesvm_time_readings.csv (repro.papers.nesvm.readings)")
 
 # A tested cause (issue 27): the reading named before the sweep ran, the
 # solvers compared at equal primal, brings the claim within its tolerance. It
 # could fail: Pegasos at NESVM's primal may still be the faster.
 _PEGASOS_AT_EQUAL_PRIMAL = Explanation(
     reason=_PEGASOS_READINGS + ", so the iteration count accounts for the miss; other readings: {others}",
-    evidence="'The timed claims under readings of Pegasos's iteration count' on this page; "
-             "paper_tables/nesvm_time_readings.csv (repro.papers.nesvm.readings)",
+    evidence=_PEGASOS_EVIDENCE,
     when=_pegasos_cause_closes,
     condition="Pegasos run to NESVM's primal makes the claim hold",
     facts=_pegasos_readings_facts)
@@ -89,8 +93,7 @@ _PEGASOS_AT_EQUAL_PRIMAL = Explanation(
 _PEGASOS_READINGS_TRIED = Explanation(
     reason="not explained: " + _PEGASOS_READINGS + ", so the iteration count does not account for the "
            "miss; other readings: {others}",
-    evidence="'The timed claims under readings of Pegasos's iteration count' on this page; "
-             "paper_tables/nesvm_time_readings.csv (repro.papers.nesvm.readings)",
+    evidence=_PEGASOS_EVIDENCE,
     when=lambda cell, ctx: ctx.get("readings") is not None and not _pegasos_cause_closes(cell, ctx),
     condition="the readings were run and Pegasos at NESVM's primal leaves the claim failing",
     explained=False, facts=_pegasos_readings_facts)

@@ -213,11 +213,13 @@ def readings_markdown(comparison: pd.DataFrame, tried: pd.DataFrame | None) -> s
                      "Pegasos / NESVM primal": r["pegasos_over_nesvm_primal"]})
     return to_markdown(pd.DataFrame(rows), title=title, notes=(
         "Pegasos has no stopping tolerance and the paper does not say how many iterations it ran; "
-        "each reading replaces only that count (the protocol: 10 passes, 10 m iterations). NESVM, LIBSVM, "
+        f"each reading replaces only that count (the protocol: {N.PROTOCOLS['full'].pegasos_epochs} passes, "
+        f"{N.PROTOCOLS['full'].pegasos_epochs} m iterations). NESVM, LIBSVM, "
         "SVM-Light and Pegasos under every reading were timed again together, on every Adult set at "
         f"C = {FIG4_C:g}, interleaved in the same rounds, one thread each (the protocol's repeat, cap and "
         f"budget), and the claims read from those times as above ({readings.EVIDENCE}, "
-        "repro.papers.nesvm.readings). 'to NESVM's primal': the fewest passes of 10, 20, ..., 1280 whose "
+        f"repro.papers.nesvm.readings). 'to NESVM's primal': the fewest passes of "
+        f"{', '.join(map(str, readings.MATCH_PASSES[:2]))}, ..., {readings.MATCH_PASSES[-1]} whose "
         "primal is at most NESVM's on the set, the solvers compared at equal quality; the reading named "
         "as the test of the cause before the sweep ran. The others are shown, not taken as the cause."))
 
