@@ -7,7 +7,7 @@ iterations it ran. The protocol gives it 10 passes' worth (10 m iterations on
 m rows, ``jobs.Protocol.pegasos_epochs``). Each reading below replaces that
 count and nothing else; the other solvers run as in the protocol:
 
-    python -m repro.papers.nesvm.readings     # writes EVIDENCE (about 5 minutes)
+    python -m repro.papers.nesvm.readings     # writes EVIDENCE (about 3 minutes)
 
 times, on every Adult set at C = 1 and interleaved in the same rounds (the
 protocol's repeat, cap and budget; repro.experiments.timing), NESVM, LIBSVM,
