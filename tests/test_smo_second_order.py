@@ -379,3 +379,77 @@ def test_the_threshold_is_the_free_examples_mean_when_stopped_early_and_the_midp
     else:
         assert b_low - b_up > 1.0 and b == pytest.approx(F[free].mean(), rel=1e-9, abs=1e-9)
         assert b != pytest.approx(0.5 * (b_up + b_low))
+
+
+def _base_loop(estimator):
+    """``estimator`` with the base class's per-problem loop instead of SMO's
+    one-call path (``_OneCallMixin``)."""
+    from repro.solvers.base import BaseSVMClassifier
+
+    estimator._solve_problems = lambda X, y_idx, gram: BaseSVMClassifier._solve_problems(
+        estimator, X, y_idx, gram)
+    return estimator
+
+
+@pytest.mark.parametrize("make", [
+    lambda: SMO(C=1.0, gamma=0.5, working_set="second_order"),
+    lambda: SMO(C=100.0, gamma=0.5, working_set="second_order", shrinking=False,
+                history_every=None),
+    lambda: SMO(C=1.0, kernel="poly", gamma=0.1, coef0=1.0, working_set="second_order"),
+    lambda: HardMarginSVM(gamma=0.05, working_set="second_order", max_iter=3000),
+], ids=["rbf", "no-shrinking-no-trace", "poly", "hard-margin-capped"])
+def test_one_call_one_vs_one_is_the_per_problem_loop_bitwise(make):
+    """SMO's one-vs-one problems solved in one Cython call give what the base's
+    loop gives, to the last bit: the same rows, multipliers, thresholds, steps,
+    kernel counts, traces and warnings (4 classes, one of them small)."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(130, 4))
+    y = np.repeat(np.array([3, 0, 7, 1]), [40, 35, 45, 10])
+    X[y == 7] += 0.7
+    with warnings.catch_warnings(record=True) as one:
+        warnings.simplefilter("always")
+        a = make().fit(X, y)
+    with warnings.catch_warnings(record=True) as loop:
+        warnings.simplefilter("always")
+        b = _base_loop(make()).fit(X, y)
+    assert [str(w.message) for w in one] == [str(w.message) for w in loop]
+    assert len(a.problems_) == 6
+    for name in ("intercept_", "n_iter_", "n_support_", "dual_objective_", "optimality_gap_",
+                 "n_kernel_evals_", "converged_", "n_unconverged_problems_"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+    for u, v in zip(a.support_ + a.dual_coef_ + a.support_vectors_,
+                    b.support_ + b.dual_coef_ + b.support_vectors_):
+        assert np.array_equal(u, v)
+    for name in ("problem", "iteration", "objective"):  # time differs, of course
+        assert np.array_equal(a.history_[name], b.history_[name]), name
+    assert np.array_equal(a.decision_function(X), b.decision_function(X))
+
+
+def test_one_call_warm_start_is_the_per_problem_loop():
+    X, y = load_iris(return_X_y=True)
+    a = SMO(gamma=0.5, working_set="second_order", warm_start=True)
+    b = _base_loop(SMO(gamma=0.5, working_set="second_order", warm_start=True))
+    for C in (0.1, 1.0, 10.0):
+        a.set_params(C=C).fit(X, y)
+        b.set_params(C=C).fit(X, y)
+        assert np.array_equal(a.n_iter_, b.n_iter_) and np.array_equal(a.intercept_, b.intercept_)
+    assert a.n_iter_.sum() < SMO(C=10.0, gamma=0.5, working_set="second_order").fit(X, y).n_iter_.sum()
+
+
+def test_alpha_summary_against_numpy():
+    from repro._kernels.smo import alpha_summary
+
+    rng = np.random.default_rng(0)
+    alpha = np.where(rng.uniform(size=50) < 0.4, 0.0, rng.uniform(0, 2, 50))
+    y = np.where(rng.uniform(size=50) < 0.5, 1.0, -1.0)
+    lo, hi, balance, total, support, dual = alpha_summary(alpha, y)
+    assert (lo, hi) == (alpha.min(), alpha.max())
+    assert balance == pytest.approx(np.dot(y, alpha), abs=1e-12)
+    assert total == pytest.approx(alpha.sum(), rel=1e-14)
+    assert np.array_equal(support, np.flatnonzero(alpha > 0))
+    assert np.array_equal(dual, alpha[support] * y[support])
+    alpha[7] = np.nan
+    lo, hi = alpha_summary(alpha, y)[:2]
+    assert np.isnan(lo) and np.isnan(hi)
+    alpha[7] = np.inf
+    assert alpha_summary(alpha, y)[1] == np.inf

@@ -108,11 +108,14 @@ class KernelExpansionMixin:
         # Prediction evaluates the kernel once against the union of the support
         # vectors of all problems (one-vs-one problems share most of them) and
         # combines it with one coefficient column per problem.
-        union = np.unique(np.concatenate(support)) if support else np.zeros(0, dtype=int)
+        # (one scatter for all problems: a loop of 55 searchsorted cost a tenth
+        # of a small 11-class fit)
+        every = np.concatenate(support) if support else np.zeros(0, dtype=int)
+        union, where = np.unique(every, return_inverse=True)
         self._sv_union = as_rows_input(X[union])
         self._union_coef = np.zeros((len(union), len(results)))
-        for p, (s, d) in enumerate(zip(support, dual)):
-            self._union_coef[np.searchsorted(union, s), p] = d
+        problem = np.repeat(np.arange(len(results)), [len(s) for s in support])
+        self._union_coef[where, problem] = np.concatenate(dual) if dual else np.zeros(0)
 
     def _decision_values(self, X):
         if self._precomputed():

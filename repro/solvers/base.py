@@ -449,28 +449,8 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
         self._prepare_fit(X)
         self._check_kernel_range(X)
 
-        every = self._history_every()
-        results, traces = [], []
-        for p, (neg, pos) in enumerate(self.problems_):
-            if len(classes) == 2:
-                rows, Xp, yp = np.arange(len(y_idx)), X, np.where(y_idx == pos, 1.0, -1.0)
-            else:
-                rows = np.flatnonzero((y_idx == neg) | (y_idx == pos))
-                if gram is not None:  # cut once per wrapper (repro.solvers._gram)
-                    Xp = gram.sub_gram(rows)
-                elif precomputed:  # one pass, C-ordered (pyx/kernels.pyx)
-                    Xp = gram_submatrix(X, rows)
-                else:
-                    Xp = X[rows]
-                yp = np.where(y_idx[rows] == pos, 1.0, -1.0)
-            history = History(every)
-            result = self._fit_binary(Xp, yp, history)
-            self._check_finite(result, p)
-            history.close()
-            result["rows"] = rows  # problem row -> training row
-            results.append(result)
-            traces.extend((p, *row) for row in history.rows)
-
+        results, histories = self._solve_problems(X, y_idx, gram)
+        traces = [(p, *row) for p, history in enumerate(histories) for row in history.rows]
         if traces:
             trace = np.array(traces, dtype=float)
             self.history_ = {
@@ -487,6 +467,39 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
         self._set_convergence(results)
         self._set_fitted(results, X)
         return self
+
+    def _solve_problems(self, X, y_idx, gram):
+        """Solve every problem of ``problems_``: one ``_fit_binary`` each, on
+        the rows of its two classes (ascending row order; class ``pos`` is +1).
+        Returns the per-problem result dicts, each with ``"rows"`` (problem row
+        -> training row), and their closed :class:`History` objects. ``gram``:
+        the :class:`PrecomputedGram` when ``fit`` was given one, else None. A
+        solver may override it to solve the problems in one call (SMO's
+        second-order path), with the same results."""
+        every = self._history_every()
+        precomputed = self._precomputed()
+        binary = len(self.classes_) == 2
+        results, histories = [], []
+        for p, (neg, pos) in enumerate(self.problems_):
+            if binary:
+                rows, Xp, yp = np.arange(len(y_idx)), X, np.where(y_idx == pos, 1.0, -1.0)
+            else:
+                rows = np.flatnonzero((y_idx == neg) | (y_idx == pos))
+                if gram is not None:  # cut once per wrapper (repro.solvers._gram)
+                    Xp = gram.sub_gram(rows)
+                elif precomputed:  # one pass, C-ordered (pyx/kernels.pyx)
+                    Xp = gram_submatrix(X, rows)
+                else:
+                    Xp = X[rows]
+                yp = np.where(y_idx[rows] == pos, 1.0, -1.0)
+            history = History(every)
+            result = self._fit_binary(Xp, yp, history)
+            self._check_finite(result, p)
+            history.close()
+            result["rows"] = rows
+            results.append(result)
+            histories.append(history)
+        return results, histories
 
     def _set_convergence(self, results):
         """``converged_``, ``n_unconverged_problems_`` and the one warning."""

@@ -20,12 +20,14 @@ from math import isfinite
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, Options
 
-from .._kernels.smo import smo_solve, smo_solve_second_order
+from .._kernels.smo import (alpha_summary, smo_solve, smo_solve_second_order,
+                            smo_solve_second_order_pairs)
 from ._kernel_model import KernelExpansionMixin
 from ._validation import as_columns_input, as_rows_input
-from .base import KERNEL_CONSTRAINTS, KKT_TOL, BaseSVMClassifier, shared_constraints
+from .base import KERNEL_CONSTRAINTS, KKT_TOL, BaseSVMClassifier, History, shared_constraints
 
 
 def _solve(estimator, X, y, history, *, C, modification, tol, kernel_cache,
@@ -72,16 +74,17 @@ def _result(estimator, y, C, eps_step, alpha, b, n_iter, n_evals, converged, gap
             stop, stats):
     """Both paths' result dict, after the one final check of the solution
     (``_check_solution``): a failed check makes the fit unconverged."""
-    failed = _check_solution(estimator, alpha, y, C, b, objective, n_iter, eps_step)
+    lo, hi, balance, total, support, dual_coef = alpha_summary(alpha, y)
+    failed = _check_solution(estimator, lo, hi, balance, total, C, b, objective, n_iter,
+                             eps_step)
     if failed and stop:
         stop["detail"] += f"; and the final check of the solution failed: {failed}"
     elif failed:
         converged, stop = False, {"limit": "the final check of the solution", "parameter": None,
                                   "detail": failed}
-    support = np.flatnonzero(alpha > 0)
     return {
         "support": support,
-        "dual_coef": alpha[support] * y[support],
+        "dual_coef": dual_coef,
         "intercept": -b,  # Keerthi: f(x) = sum alpha_i y_i K(x_i, x) - b
         "n_iter": n_iter,
         "n_kernel_evals": n_evals,
@@ -110,11 +113,19 @@ def _solve_second_order(estimator, X, y, history, *, C, tol, cache_size, shrinki
     columns = None
     if not rows[6] and not estimator._precomputed():
         columns = as_columns_input(rows)
-    alpha, b, n_iter, n_evals, converged, b_up, b_low, objective, stats = smo_solve_second_order(
+    solved = smo_solve_second_order(
         rows, y, float(C), *estimator._kernel_args(), float(tol), float(cache_size),
         bool(shrinking), int(max_iter), history if history.every else None, alpha0, columns,
         int(history.every or 0),
     )
+    return _second_order_result(estimator, y, solved, C=C, tol=tol, max_iter=max_iter,
+                                eps_step=eps_step)
+
+
+def _second_order_result(estimator, y, solved, *, C, tol, max_iter, eps_step):
+    """The result dict of one problem from what ``smo_solve_second_order``
+    returned (``solved``), after the final check."""
+    alpha, b, n_iter, n_evals, converged, b_up, b_low, objective, stats = solved
     gap = b_low - b_up
     stop = {}
     if not converged and stats["stalled"]:
@@ -133,6 +144,41 @@ def _solve_second_order(estimator, X, y, history, *, C, tol, cache_size, shrinki
                    objective, stop, {key: stats[key] for key in ("n_F", "n_F_evals", "n_examine")})
 
 
+class _OneCallMixin:
+    """The one-vs-one problems of ``working_set='second_order'`` on dense data
+    with a computed kernel, solved in one Cython call
+    (``smo_solve_second_order_pairs``) instead of the base's loop: the same
+    problems, rows, steps and results bitwise, without the Python around each
+    small problem (issue 25: it was about a third of a 10-fold cross-validation
+    of Vowel, 55 problems of about 96 rows per fit). Everything else (two
+    classes, CSR, a precomputed kernel, the Keerthi path) takes the base's loop.
+    A subclass says how it solves in ``_second_order_settings``."""
+
+    def _solve_problems(self, X, y_idx, gram):
+        if (self.working_set != "second_order" or len(self.problems_) == 1 or sp.issparse(X)
+                or self._precomputed()):
+            return super()._solve_problems(X, y_idx, gram)
+        settings = self._second_order_settings()
+        every = self._history_every()
+        histories = [History(every) for _ in self.problems_]
+        alpha0s = [self._next_alpha0() for _ in self.problems_]
+        solved = smo_solve_second_order_pairs(
+            as_rows_input(X), np.asarray(y_idx, dtype=np.intp), self.problems_,
+            float(settings["C"]), *self._kernel_args(), float(settings["tol"]),
+            float(settings["cache_size"]), bool(settings["shrinking"]),
+            int(settings["max_iter"]), [h if every else None for h in histories], alpha0s,
+            int(every or 0))
+        results = []
+        for (rows, y, out), history in zip(solved, histories):
+            history.close()
+            result = _second_order_result(self, y, out, C=settings["C"], tol=settings["tol"],
+                                          max_iter=settings["max_iter"],
+                                          eps_step=settings["eps_step"])
+            result["rows"] = rows
+            results.append(result)
+        return results, histories
+
+
 _TINY = np.finfo(float).tiny
 
 
@@ -144,25 +190,24 @@ def _balance_rtol(eps_step):
     return max(1e-8, 4.0 * (2.0 * eps_step + 1e-15))
 
 
-def _check_solution(estimator, alpha, y, C, b, objective, n_iter, eps_step):
+def _check_solution(estimator, lo, hi, balance, total, C, b, objective, n_iter, eps_step):
     """What is wrong with the returned multipliers, or "" when they are a
     feasible point: finite, in the box [0, C], sum_i y_i alpha_i = 0 (up to
-    ``_balance_rtol``). Non-finite values raise a ValueError (data or kernel
-    values beyond float64: no setting of the solver helps)."""
+    ``_balance_rtol``). ``lo``, ``hi``, ``balance``, ``total``: what
+    ``alpha_summary`` (pyx/smo.pyx) returns for them. Non-finite values raise
+    a ValueError (data or kernel values beyond float64: no setting of the
+    solver helps)."""
     name = type(estimator).__name__
-    # min and max propagate NaN and hold any infinity, so finite min and max is
-    # np.isfinite(alpha).all() (alpha has l >= 2 entries) in two reductions that
-    # the box test needs anyway: this check runs once per one-vs-one problem
-    lo, hi = float(alpha.min()), float(alpha.max())
+    # lo and hi are NaN when any multiplier is and hold any infinity, so finite
+    # lo and hi is np.isfinite(alpha).all()
     if not (isfinite(lo) and isfinite(hi) and isfinite(b) and isfinite(objective)):
         raise ValueError(
             f"{name}: non-finite multipliers, threshold or objective after {n_iter} SMO steps: "
             f"the kernel values overflow float64 (scale the features, or lower gamma / degree)")
     if lo < 0.0 or hi > C:
         return f"multipliers outside [0, C]: min {lo:.3g}, max {hi:.3g}, C = {C:g}"
-    balance = abs(float(np.dot(y, alpha)))
-    if balance > _balance_rtol(eps_step) * max(float(alpha.sum()), _TINY):
-        return (f"sum_i y_i alpha_i = {balance:.3g} for sum_i alpha_i = {alpha.sum():.3g}: "
+    if abs(balance) > _balance_rtol(eps_step) * max(total, _TINY):
+        return (f"sum_i y_i alpha_i = {abs(balance):.3g} for sum_i alpha_i = {total:.3g}: "
                 f"the multipliers violate the equality constraint")
     return ""
 
@@ -203,7 +248,7 @@ def _set_smo_fitted(estimator, results, X):
     ]
 
 
-class SMO(_WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
+class SMO(_OneCallMixin, _WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
     """Soft-margin kernel SVM trained by SMO with Keerthi's Modification 1 or 2.
 
     Solves ``min 1/2 sum alpha_i alpha_j y_i y_j K_ij - sum alpha_i`` subject to
@@ -350,6 +395,11 @@ class SMO(_WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
         self.working_set = working_set
         self.shrinking = shrinking
 
+    def _second_order_settings(self):
+        return {"C": self.C, "tol": self.tol, "cache_size": self.cache_size,
+                "shrinking": self.shrinking, "max_iter": self.max_iter,
+                "eps_step": self.eps_step}
+
     def _fit_binary(self, X, y, history):
         second = self.working_set == "second_order"
         return _solve(self, X, y, history, C=self.C, modification=self.modification,
@@ -364,7 +414,7 @@ class SMO(_WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
         _set_smo_fitted(self, results, X)
 
 
-class HardMarginSVM(_WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
+class HardMarginSVM(_OneCallMixin, _WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
     """The hard-margin SVM (HM-SVMs of the GS-SVM paper's Table 2), as SMO with a huge C.
 
     The hard-margin dual, ``min 1/2 sum alpha_i alpha_j y_i y_j K_ij - sum
@@ -436,9 +486,16 @@ class HardMarginSVM(_WarmStartMixin, KernelExpansionMixin, BaseSVMClassifier):
         self.history_every = history_every
         self.working_set = working_set
 
+    # Keerthi's Modification 2 in fast mode, or the second path, with these
+    _CACHE_SIZE, _EPS_STEP = 200, 1e-12
+
+    def _second_order_settings(self):
+        return {"C": self.C, "tol": self.tol, "cache_size": self._CACHE_SIZE,
+                "shrinking": True, "max_iter": self.max_iter, "eps_step": self._EPS_STEP}
+
     def _fit_binary(self, X, y, history):
         return _solve(self, X, y, history, C=self.C, modification=2, tol=self.tol,
-                      kernel_cache=True, cache_size=200, eps_step=1e-12,
+                      kernel_cache=True, cache_size=self._CACHE_SIZE, eps_step=self._EPS_STEP,
                       max_iter=self.max_iter, alpha0=self._next_alpha0(),
                       working_set=self.working_set)
 
