@@ -25,6 +25,7 @@ JOB_MODULES = {
     "pooch": "pooch",
     "libsvm.svmutil": "libsvm-official",        # NESVM's baselines and its reference optimum
     "liblinear.liblinearutil": "liblinear-official",  # LSVM's scaling, NESVM's baselines
+    "skimage": "scikit-image",                  # the NESVM image sets' Gist and bag-of-words features
 }
 
 #: the package's compiled kernels (pyx/*.pyx), loaded by the solvers
