@@ -131,7 +131,7 @@ def test_every_file_has_a_source_and_sha256():
 def test_origin_of_mirror_files_without_url_is_the_manifests(data_env):
     rows = {r["path"]: r for r in csv.DictReader(open(data_env / "MANIFEST.tsv"), delimiter="\t")}
     urlless = {f.path for sp in REGISTRY.values() for f in sp.all_files()
-               if f.url is None and f.derive is None and f.sha256}
+               if f.url is None and f.derive is None and f.sha256 and f.package is None}
     assert urlless == set(MIRROR_ORIGIN)
     for path, origin in MIRROR_ORIGIN.items():
         prov = rows[path]["provenance"]
@@ -186,9 +186,10 @@ def test_committed_table_matches_the_registry():
     assert list(com.columns) == list(gen.columns) == report.COLUMNS
     assert com.drop(columns=SHAPE).equals(gen.drop(columns=SHAPE)), \
         "paper_tables/datasets.csv is stale: rebuild it (snakemake paper_tables/datasets.md)"
-    # shapes: given exactly for the sets whose files are all in the offline mirror
+    # shapes: given exactly for the sets whose files are all here offline (mirror, package)
     for (_, c), (_, g) in zip(com.iterrows(), gen.iterrows()):
-        mirror = c["status"] == "in the offline mirror" or c["status"].startswith("STAND-IN")
+        mirror = (c["status"] == "in the offline mirror" or c["status"].startswith("STAND-IN")
+                  or c["status"].startswith("in an installed package"))
         assert (c["rows"] != "") == mirror, c["dataset"]
     md = COMMITTED_MD.read_text()
     assert md.startswith("# Datasets of the five papers") and "cached" not in md

@@ -72,7 +72,34 @@ def test_registry_hashes_match_manifest(data_env):
         assert rows[path]["sha256"] == sha and int(rows[path]["bytes"]) == size, path
     for spec in REGISTRY.values():
         for f in spec.all_files():
+            if f.package is not None:  # pinned here, read from an installed package
+                assert f.sha256 is not None and f.path not in rows, f.path
+                continue
             assert (f.sha256 is None) == (f.path not in rows), f.path
+
+
+def test_a_file_an_installed_package_ships_is_verified_before_it_is_read(tmp_path, monkeypatch):
+    """digits comes from scikit-learn's installed copy, checked against its pinned
+    sha256 on the way into the cache; a copy that does not match is refused."""
+    from dataclasses import replace
+
+    from repro.datasets import sources
+
+    spec = D.get_spec("digits")
+    fs = spec.files("train")[0]
+    monkeypatch.setenv("REPRO_DATA_DIR", str(tmp_path / "cache"))
+    assert sources.where(fs) == "package" and D.availability("digits") == "package"
+    path, origin = sources.ensure_file(fs, download=False)
+    assert origin == "package" and sources.sha256_file(path) == fs.sha256
+    X, y, info = D.load("digits", return_info=True)
+    assert X.shape == (1797, 64) and info.source in ("package", "cache")
+    wrong = replace(fs, path="pkg/sklearn/digits-wrong.csv.gz", sha256="0" * 64)
+    with pytest.raises(D.ChecksumError):
+        sources.ensure_file(wrong, download=False)
+    gone = replace(fs, path="pkg/sklearn/none.csv.gz", package=("scikit-learn", "sklearn", "no/such.csv.gz"))
+    assert sources.where(gone) == "unavailable"
+    with pytest.raises(D.DatasetUnavailableError, match="package: sklearn/no/such.csv.gz"):
+        sources.ensure_file(gone, download=False)
 
 
 def test_unknown_name_suggests_close_matches():
@@ -86,7 +113,7 @@ def test_unknown_name_suggests_close_matches():
 def test_shape_and_classes_match_registry(data_env, name, split):
     spec = D.get_spec(name)
     here = D.availability(name, split)
-    if here not in ("cached", "mirror", "stand-in"):
+    if here not in ("cached", "mirror", "package", "stand-in"):
         pytest.skip(f"{name} {split}: {here} here")
     X, y, info = D.load(name, split, return_info=True)
     _check_types(X, y)
@@ -508,7 +535,9 @@ def test_cli_lists_every_dataset(data_env):
     listed = _listed(r.stdout)
     assert set(listed) == set(D.names())
     assert listed["a1a"] in ("mirror", "cached") and listed["isolet"] == "unavailable"
-    assert {a.split()[0] for a in listed.values()} <= {"cached", "mirror", "download", "stand-in", "unavailable"}
+    assert {a.split()[0] for a in listed.values()} <= {"cached", "mirror", "package", "download", "stand-in",
+                                                       "unavailable"}
+    assert listed["digits"] in ("package", "cached")
     # w8a.t is in no mirror and has no recorded sha256: the listing says so
     assert listed["w8a"] in ("mirror (test: unavailable)", "cached (test: unavailable)")
 

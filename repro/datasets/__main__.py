@@ -115,7 +115,7 @@ def cmd_info(name, out=sys.stdout):
 
 def cmd_fetch(names, all_available=False, download=False, out=sys.stdout, err=sys.stderr):
     if all_available:
-        ok_states = ("cached", "mirror", "stand-in") + (("download",) if download else ())
+        ok_states = ("cached", "mirror", "package", "stand-in") + (("download",) if download else ())
         names = [n for n in REGISTRY if availability(n) in ok_states]
     failed = 0
     for n in names:

@@ -15,7 +15,17 @@ from .errors import DatasetUnavailableError
 from .registry import DatasetSpec, get_spec, names
 from .standins import standin_indices
 
-_ORDER = ("cached", "mirror", "download", "stand-in", "unavailable")
+_ORDER = ("cached", "mirror", "package", "download", "stand-in", "unavailable")
+# where a file is had without the network: the cache, the mirror, an installed package
+_LOCAL = ("cached", "mirror", "package")
+
+
+def _source_word(origins) -> str:
+    """One word for where a split's files came from: the least local of them."""
+    for word in ("download", "package", "mirror"):
+        if word in origins:
+            return word
+    return "cache"
 _RCV1_N_TRAIN = 23149  # fetch_rcv1 puts lyrl2004's training documents first
 
 
@@ -64,7 +74,7 @@ def _split_state(spec: DatasetSpec, split: str) -> str:
     has_files = spec.splits and (split in dict(spec.splits) or split == "all")
     worst = _worst([sources.where(f) for f in spec.files(split)]) if has_files else None
     if spec.sklearn:  # the LIBSVM file when it is here, else the scikit-learn fetcher
-        if worst in ("cached", "mirror"):
+        if worst in _LOCAL:
             return worst
         return "cached" if _sk_cached(spec.sklearn) else "download"
     return worst or "unavailable"
@@ -78,7 +88,7 @@ def obtainable(name: str, split: str | None = None, download: bool | None = None
     so that an offline machine does not count a 'download' set as obtainable
     (a table says 'unavailable offline' for it, not 'not run')."""
     word = availability(name, split)
-    if word in ("cached", "mirror", "stand-in"):
+    if word in _LOCAL + ("stand-in",):
         return True
     if word != "download":
         return False
@@ -115,7 +125,7 @@ def availability(name: str, split: str | None = None) -> str:
         return "unavailable"
     if spec.standin:  # the same word for every split: canonical files for all, or none
         worst = _worst([sources.where(f) for f in _canonical_files(spec)])
-        if worst in ("cached", "mirror", "download"):
+        if worst in _LOCAL + ("download",):
             return worst
         st = spec.standin
         return "stand-in" if availability(st.pool, st.pool_split) != "unavailable" else "unavailable"
@@ -195,7 +205,7 @@ def _obtain(spec, split, download, reason=""):
         origins.append(origin)
         if not verified:
             unverified.append((path, sha))
-    source = "download" if "download" in origins else ("mirror" if "mirror" in origins else "cache")
+    source = _source_word(origins)
     return got, source, unverified
 
 
@@ -220,7 +230,7 @@ def _from_files(spec, split, download, reason=""):
             if X.nnz < 2**31:
                 X.indptr = X.indptr.astype(np.int32, copy=False)
         srcs = [p[2] for p in parts]
-        source = "download" if "download" in srcs else ("mirror" if "mirror" in srcs else "cache")
+        source = _source_word(srcs)
         return X, np.concatenate([p[1] for p in parts]), source, parts[0][3] + parts[1][3]
     got, source, unverified = _obtain(spec, split, download, reason)
     X, y = _parse(spec, split, got)
@@ -249,7 +259,7 @@ def _from_standin(spec, split, download):
     canon = _canonical_files(spec)
     worst = _worst([sources.where(f) for f in canon])
     tried = []
-    if worst in ("cached", "mirror") or (download and worst == "download"):
+    if worst in _LOCAL or (download and worst == "download"):
         try:
             return _from_files(spec, split, download)
         except DatasetUnavailableError as e:
@@ -405,12 +415,12 @@ def fetch(name: str, *, download: bool = True) -> list[Path]:
         load(spec.name)  # raises DatasetUnavailableError with the reason
     if spec.standin:
         canon = _canonical_files(spec)
-        if _worst([sources.where(f) for f in canon]) in ("cached", "mirror"):
+        if _worst([sources.where(f) for f in canon]) in _LOCAL:
             return [sources.ensure_file(f, download=False)[0] for f in canon]
         return fetch(spec.standin.pool, download=download)
     if spec.sklearn:
         files = [f for s in spec.used_splits() for f in spec.files(s)] if spec.splits else []
-        if files and _worst([sources.where(f) for f in files]) in ("cached", "mirror"):
+        if files and _worst([sources.where(f) for f in files]) in _LOCAL:
             return [sources.ensure_file(f)[0] for f in files]
         _from_sklearn(spec, "train", download)
         return [_sk_home() / ("covertype" if spec.sklearn == "covtype" else "RCV1")]

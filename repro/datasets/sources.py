@@ -48,6 +48,7 @@ stamp).
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import socket
@@ -265,13 +266,29 @@ def _move_aside(path: Path) -> Path | None:
 
 
 # ---------------------------------------------------------------- obtaining files
+def package_path(fs) -> Path | None:
+    """Where the installed package of ``fs.package`` keeps the file (None: no such
+    package, or the file is not in it). The package is located, not imported."""
+    if fs.package is None:
+        return None
+    _, module, inside = fs.package
+    found = importlib.util.find_spec(module)
+    if found is None or not found.submodule_search_locations:
+        return None
+    path = Path(list(found.submodule_search_locations)[0]) / inside
+    return path if path.is_file() else None
+
+
 def where(fs) -> str:
-    """Cheap availability of one file: 'cached', 'mirror', 'download' or 'unavailable'."""
+    """Cheap availability of one file: 'cached', 'mirror', 'package', 'download' or
+    'unavailable'."""
     if (data_dir() / fs.path).is_file():
         return "cached"
     m = mirror_dir().path
     if m is not None and (m / fs.path).is_file():
         return "mirror"
+    if package_path(fs) is not None:
+        return "package"
     if fs.derive is not None:
         src = where(fs.derive[0])
         if src != "unavailable":
@@ -345,6 +362,18 @@ def _ensure(fs, download, tried, bad, reason=""):
     else:
         tried.append(f"mirror: {m / fs.path} (absent)")
 
+    if fs.package is not None:  # a copy an installed package ships
+        src = package_path(fs)
+        if src is None:
+            tried.append(f"package: {fs.package[1]}/{fs.package[2]} (absent)")
+        else:
+            try:
+                _admit(src, dest, fs, "package")
+                return dest, "package"
+            except ChecksumError as e:
+                tried.append(f"package: {src} ({_refused(e)})")
+                bad.append(e)
+
     if fs.derive is not None:  # e.g. page-blocks.data = uncompress(page-blocks.data.Z)
         src_fs, method = fs.derive
         got = _ensure(src_fs, download, tried, bad, reason)
@@ -382,7 +411,8 @@ def _copy_hashing(read, tmp: Path) -> str:
 
 
 def _admit(src: Path, dest: Path, fs, origin):
-    """Copy a mirror file into the cache, verifying its sha256 on the way."""
+    """Copy a mirror (or installed package's) file into the cache, verifying its
+    sha256 on the way."""
     with atomic_path(dest) as tmp:
         with open(src, "rb") as f:
             actual = _copy_hashing(f.read, tmp)
