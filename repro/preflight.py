@@ -26,7 +26,12 @@ JOB_MODULES = {
     "libsvm.svmutil": "libsvm-official",        # NESVM's baselines and its reference optimum
     "liblinear.liblinearutil": "liblinear-official",  # LSVM's scaling, NESVM's baselines
     "skimage": "scikit-image",                  # the NESVM image sets' Gist and bag-of-words features
+    "libarchive": "libarchive-c",               # the NESVM image sets' RAR archives
 }
+
+#: modules that load a shared library of the system when imported, and the Debian
+#: package that has it; a missing library stops only the step that needs it
+SYSTEM_LIBRARIES = {"libarchive": "libarchive13 (apt-get install libarchive13)"}
 
 #: the package's compiled kernels (pyx/*.pyx), loaded by the solvers
 KERNELS = "repro.solvers"
@@ -42,6 +47,13 @@ def problems() -> list:
             importlib.import_module(module)
         except ImportError as exc:
             found.append(f"{module} (from {dist}): {exc}")
+        except (OSError, AttributeError) as exc:  # ctypes found no usable shared library
+            if module in SYSTEM_LIBRARIES:
+                # only the step that reads the image sets' RAR archives loads it, and
+                # it says what to install (repro.datasets.image_archives): the rest of
+                # the workflow runs without it
+                continue
+            found.append(f"{module} (from {dist}): its shared library is missing or broken: {exc}")
     try:
         importlib.import_module(KERNELS)
     except ImportError as exc:

@@ -34,7 +34,8 @@ def _papers(spec):
 LEGEND = """\
 cached       in the cache: loads with no copy and no network
 mirror       in the mirror: copied into the cache, sha256-checked, on first load
-download     in neither: fetched from its canonical URL (known sha256) or by a
+download     in neither: fetched from its canonical URL (known sha256, or for the
+             NESVM image archives one recorded at the first download) or by a
              checksumming scikit-learn fetcher on first load; needs the network
 stand-in     the published files are in neither: load() draws a labelled, size-matched
              subset of another set (repro.datasets.standins)
@@ -105,7 +106,8 @@ def cmd_info(name, out=sys.stdout):
             print(f"  ours {s}: {e.rows} x {e.features}{classes}", file=out)
     for s, files in spec.splits:
         for f in files:
-            print(f"  file [{s}] {f.path} sha256={f.sha256} url={f.url} ({f.status})", file=out)
+            sha = "(recorded at its first download)" if f.record_first_hash and f.sha256 is None else f.sha256
+            print(f"  file [{s}] {f.path} sha256={sha} url={f.url} ({f.status})", file=out)
     for label, text in (("preprocessing", spec.preprocessing), ("source", spec.source_note),
                         ("note", spec.note)):
         if text:

@@ -109,8 +109,10 @@ def _host_answers(url: str) -> bool:
 
 def availability(name: str, split: str | None = None) -> str:
     """Where a split would come from here: 'cached', 'mirror', 'download' (a URL with a
-    known sha256, or a checksumming scikit-learn fetcher), 'stand-in' or 'unavailable'.
-    Looks at files only; nothing is read or fetched.
+    known sha256, one whose sha256 is recorded at its first download, or a checksumming
+    scikit-learn fetcher), 'stand-in' or 'unavailable'. Looks at files only; nothing is
+    read or fetched. An image-feature set (format 'image') is 'cached' when its feature
+    file is, else its archives' word (built from them on load: minutes to hours).
 
     ``split``: 'train', 'test' (where the dataset has one) or 'all'. Without it, the
     weakest word over the splits the papers use (``DatasetSpec.used_splits``): what a
@@ -123,6 +125,12 @@ def availability(name: str, split: str | None = None) -> str:
         raise ValueError(f"{spec.name}: no split {split!r}; choose from {spec.split_names() + ['all']}")
     if spec.format == "none":
         return "unavailable"
+    if spec.format == "image":  # its feature file, else where its archives would come from
+        from .image_features import cached_features
+
+        if cached_features(spec.name) is not None:
+            return "cached"
+        return _worst([sources.where(f) for f in spec.all_files()])
     if spec.standin:  # the same word for every split: canonical files for all, or none
         worst = _worst([sources.where(f) for f in _canonical_files(spec)])
         if worst in _LOCAL + ("download",):
@@ -375,7 +383,10 @@ def load(name: str, split: str = "train", *, return_info: bool = False, download
     split: 'train', 'test' (the published test part) or 'all' (train + test, as LDM
     uses for ijcnn1 and rcv1). X is float64: a C-contiguous array, or CSR with int32
     indices for the sparse LIBSVM sets. y holds the original labels (ints, floats or
-    strings); solvers map them to +-1 themselves.
+    strings); solvers map them to +-1 themselves. An image-feature set (the NESVM
+    paper's four, format 'image') gives its whole drawn set for 'train' and 'all',
+    from its cached feature file, else built from its archives
+    (:mod:`repro.datasets.image_features`: minutes to hours).
     """
     spec = get_spec(name)
     if spec.format == "none":
@@ -386,7 +397,11 @@ def load(name: str, split: str = "train", *, return_info: bool = False, download
     if split not in valid:
         raise ValueError(f"{spec.name}: no split {split!r}; choose from {valid}")
     try:
-        if spec.standin:
+        if spec.format == "image":  # the whole drawn set, whichever split is asked
+            from .image_features import load_features
+
+            X, y, source, got = load_features(spec.name, download=download)
+        elif spec.standin:
             X, y, source, got = _from_standin(spec, split, download)
         elif spec.sklearn:
             X, y, source, got = _from_sklearn(spec, split, download)
@@ -413,6 +428,12 @@ def fetch(name: str, *, download: bool = True) -> list[Path]:
     spec = get_spec(name)
     if spec.format == "none":
         load(spec.name)  # raises DatasetUnavailableError with the reason
+    if spec.format == "image":  # the archives, verified, and the feature file built from them
+        from .image_features import cached_features, features_path
+
+        if cached_features(spec.name) is None:
+            load(spec.name, download=download)
+        return [features_path(spec.name)]
     if spec.standin:
         canon = _canonical_files(spec)
         if _worst([sources.where(f) for f in canon]) in _LOCAL:

@@ -18,7 +18,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from ..tables import to_markdown as _md
-from .registry import MIRROR_ORIGIN, REGISTRY, DatasetSpec, FileSpec, get_spec
+from .registry import FIRST_HASH, MIRROR_ORIGIN, REGISTRY, DatasetSpec, FileSpec, get_spec
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +89,9 @@ def _status(spec: DatasetSpec, files: tuple, canon: tuple) -> str:
     if spec.format == "none":
         see = "".join(f"; see {u}" for u in spec.urls)
         return f"unavailable ({spec.source_note}{see})"
+    if spec.format == "image":
+        return (f"download only (not in the offline mirror; {FIRST_HASH}); the feature matrix is "
+                "built from the archive by the workflow (repro.datasets.image_features)")
     if spec.standin:
         st = spec.standin
         return (f"STAND-IN: {st.train:,} + {st.test:,} rows drawn from {st.pool} ({st.pool_split}), "
@@ -204,7 +207,9 @@ every machine; which sets are in **your** cache, in the mirror or downloadable n
   the offline mirror, which no machine can rebuild without a download.
 - `status`: `in the offline mirror`; `download only (not in the offline mirror)`, from
   the canonical URL or scikit-learn's checksummed fetcher (a file whose sha256 is
-  unknown is downloaded only with `REPRO_ALLOW_UNVERIFIED=1`); `STAND-IN` (also in the
+  unknown is downloaded only with `REPRO_ALLOW_UNVERIFIED=1`, except the NESVM image
+  archives, whose sha256 is recorded at their first download and held to afterwards,
+  their features built from them here); `STAND-IN` (also in the
   `standin` column), a size-matched subset drawn with a fixed seed from a set in the
   mirror because the published files are not in it (see repro.datasets.standins;
   results built on it are labelled so, and the published files are used instead

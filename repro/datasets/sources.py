@@ -43,7 +43,11 @@ the mirror is trusted on first use (warning; its hash goes into a stamp
 ``.stamps/<path>.json`` and every later copy, fetched again or not, must match it:
 delete the stamp to accept another). A download of such a file is refused, with the
 computed hash in the message, unless ``REPRO_ALLOW_UNVERIFIED=1`` (then: warning and
-stamp).
+stamp), or unless the registry marks the file ``record_first_hash`` (the NESVM image
+archives, whose hash nobody could establish before downloading them): then the first
+download is accepted and its hash recorded in the stamp, and every later download or
+cache copy is held to it (a different one is refused with :class:`ChecksumError`);
+the dataset table says "sha256 recorded at first download" for such files.
 """
 from __future__ import annotations
 
@@ -293,7 +297,7 @@ def where(fs) -> str:
         src = where(fs.derive[0])
         if src != "unavailable":
             return src
-    if fs.url and (fs.url_sha256 or allow_unverified()):
+    if fs.url and (fs.url_sha256 or fs.record_first_hash or allow_unverified()):
         return "download"
     return "unavailable"
 
@@ -429,13 +433,15 @@ def _download(url, dest: Path, fs):
         with urlopen(url, timeout=DOWNLOAD_TIMEOUT) as r:
             actual = _copy_hashing(r.read, tmp)
         verified = _judge(actual, fs, url, "download corrupted or changed upstream")
-        if verified is None and not allow_unverified():
+        if verified is None and not (allow_unverified() or fs.record_first_hash):
             raise UnverifiedFileError(
                 f"downloaded, but no sha256 is recorded for it (computed {actual}); refused. "
                 "Set REPRO_ALLOW_UNVERIFIED=1 to accept it, or record the hash in the registry")
     if verified is None:
-        warnings.warn(f"{url}: no recorded sha256 for this download; accepted because "
-                      f"REPRO_ALLOW_UNVERIFIED=1 (sha256 {actual}, recorded)", stacklevel=4)
+        why = ("it is the file's first download (its hash is recorded; later copies must match it)"
+               if fs.record_first_hash else "REPRO_ALLOW_UNVERIFIED=1")
+        warnings.warn(f"{url}: no recorded sha256 for this download; accepted because {why} "
+                      f"(sha256 {actual}, recorded in {_stamp_path(fs.path)})", stacklevel=4)
     _write_stamp(fs.path, actual, bool(verified), "download")
     _trust(dest, actual, bool(verified))
 

@@ -151,7 +151,8 @@ def test_the_image_experiment_runs_on_synthetic_data_of_each_sets_shape(name):
     assert (ran.runs >= 1).all() and (ran.mean_seconds > 0).all()
     assert (ran.test_accuracy > 1.5 / n_classes).all()  # well above chance on separable data
     out = R.images(records.assign(dataset=name), TableRun("quick", protocol))
-    assert "Mean training time" in out.markdown
+    assert "Mean training time" in out.markdown and "nesvm_images.png" in out.markdown
+    assert out.figures["png"][:4] == b"\x89PNG"
 
 
 @pytest.mark.parametrize("name", list(N.IMAGE_STANDINS))

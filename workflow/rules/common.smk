@@ -236,6 +236,42 @@ else:
 # Datasets this machine can obtain; the others are listed in paper_tables/datasets.md.
 OBTAINABLE = [name for name in rd.names() if rd.obtainable(name, download=DOWNLOAD)]
 ALL_DATASETS = rd.names()
+# The NESVM image sets (format "image"): their feature matrix is built from the
+# published archives by a step of its own (data.smk, image_features) into the data
+# cache (repro.datasets.image_features); fetch_dataset and their jobs wait for it.
+IMAGE_FEATURE_SETS = [n for n in ALL_DATASETS if rd.get_spec(n).format == "image"]
+
+
+def image_features_record(dataset):
+    """The record of the step that builds an image set's feature matrix."""
+    return os.path.join(DATA_RECORDS, "features", f"{dataset}.json")
+
+
+def fetch_inputs(wildcards):
+    """fetch_dataset's input: an image set's features are built by their own step."""
+    at_plan()
+    if wildcards.dataset in IMAGE_FEATURE_SETS:
+        return [image_features_record(wildcards.dataset)]
+    return []
+
+
+def image_features_input(spec, registry_of):
+    """The input of a table's jobs on image sets: the features record of the job's
+    set (``registry_of(wildcards)``: its registry name), none for a set that is not
+    an image set (a stand-in). A job whose records exist (run here, or laid back
+    from the committed ones) does not wait for it, as job_inputs treats the
+    SVM-Light build."""
+
+    def needs(wildcards):
+        registry = registry_of(wildcards)
+        if registry not in IMAGE_FEATURE_SETS:
+            return []
+        job = spec.job_files.path(spec.folder(RESULTS), **dict(wildcards))
+        if job.exists() and not recomputed(spec.id):
+            return []
+        return [image_features_record(registry)]
+
+    return needs
 
 
 # The software environment of every job (used with --use-conda): the package itself.

@@ -1,9 +1,35 @@
 # Fetch and verify every dataset obtainable here; list all of them with their status.
 
 
-rule fetch_dataset:
+# A NESVM image set's feature matrix, built from its published archive(s) (download,
+# verify, seeded draw, Gist / bag of words) into the data cache, progress in the log;
+# the record says what was built (repro.datasets.image_features.build_summary).
+rule image_features:
     input:
         plan_hook,
+    output:
+        image_features_record("{dataset}"),
+    log:
+        log_path("data", "features", "{dataset}.log"),
+    wildcard_constraints:
+        dataset=(
+            "|".join(map(re.escape, IMAGE_FEATURE_SETS))
+            if IMAGE_FEATURE_SETS
+            else "$^"
+        ),
+    # on the submitting host: it downloads (a compute node may have no network)
+    localrule: True
+    conda:
+        REPRO_ENV
+    params:
+        download=DOWNLOAD,
+    script:
+        "../scripts/image_features.py"
+
+
+rule fetch_dataset:
+    input:
+        fetch_inputs,
     output:
         f"{DATA_RECORDS}/{{dataset}}.json",
     log:

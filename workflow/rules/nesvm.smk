@@ -6,6 +6,9 @@
 # (baselines.smk); where it cannot be built its cells say why.
 from repro.papers.nesvm.tables import TABLES as NE_TABLES
 
+# an image set's paper name -> its registry name, training fraction, figure
+from repro.papers.nesvm.jobs import IMAGE_SETS as NE_IMAGE_SETS
+
 NE_TIME, NE_IMAGES = NE_TABLES["nesvm_time"], NE_TABLES["nesvm_images"]
 NE_PROTOCOL = NE_TIME.protocol(SCALE)
 NE_IMAGE_PROTOCOL = NE_IMAGES.protocol(SCALE)
@@ -59,11 +62,14 @@ rule nesvm_time:
         "../scripts/table.py"
 
 
-# The image sets of Section IV-B..E: jobs only for the sets obtainable here
-# (none: their features were never published); the page lists each with why.
+# The image sets of Section IV-B..E: jobs for the sets obtainable here (offline,
+# each figure's stand-in: the paper's features were never published); the page
+# lists every set with its status.
 rule nesvm_images_record:
     input:
         job_inputs(NE_IMAGES, svmlight=True),
+        # a paper's image set: the step that builds its features (data.smk)
+        image_features_input(NE_IMAGES, lambda w: NE_IMAGE_SETS[w.dataset][0]),
     output:
         f"{NE_IMAGES.folder(RESULTS)}/{NE_IMAGES.job_files.template}",
     log:
@@ -90,6 +96,7 @@ rule nesvm_images:
         md=f"{TABLES}/nesvm_images.md",
         records=f"{TABLES}/nesvm_images_records.csv",
         checksum=f"{TABLES}/nesvm_images_records.csv.sha256",
+        png=in_report(f"{TABLES}/nesvm_images.png", "nesvm_images"),
     log:
         log_path(SCALE, "nesvm", "images.log"),
     localrule: True

@@ -356,9 +356,39 @@ def images(records: pd.DataFrame, table_run) -> TableOutput:
         parts.append(to_markdown(
             shown.pivot_table(index=["dataset", "C"], columns="method", values="test_accuracy",
                               aggfunc="first").round(4).reset_index(), title="Test accuracy"))
+    if len(shown):
+        parts.append("![time against C on the image sets](nesvm_images.png)\n")
     out = pd.concat([comparison, sets, records], ignore_index=True) if len(records) else \
         pd.concat([comparison, sets], ignore_index=True)
-    return TableOutput(out, "\n".join(filter(None, parts)))
+    return TableOutput(out, "\n".join(filter(None, parts)), figures={"png": png_bytes(images_figure(records))})
+
+
+def images_figure(records: pd.DataFrame):
+    """Figs. 6, 8, 10, 11 as the records give them: mean training time against
+    C, one panel per set that ran (a stand-in's title says so), one legend;
+    a capped fit is left out of its line (the tables mark it)."""
+    plt = pyplot()
+    names = [n for n in N.IMAGE_SETS if n in set(records.get("dataset", []))]
+    fig, axes = grid(plt, max(len(names), 1), ncols=2)
+    colour = {m: f"C{i}" for i, m in enumerate(N.IMAGE_METHODS)}
+    ok = records[(records.runs > 0) & ~records.capped] if len(records) else records
+    for ax, name in zip(axes, names):
+        here = ok[ok.dataset == name]
+        for method in N.IMAGE_METHODS:
+            h = here[here.method == method].sort_values("C")
+            if len(h):
+                ax.plot(h["C"], h["mean_seconds"], marker="o", ms=3, color=colour[method],
+                        label=method)
+        ax.set(xscale="log", yscale="log", xlabel="C", ylabel="mean training time (s)",
+               title=f"{N.IMAGE_SETS[name][2]}: {name}" + single_x_note(here["C"], "C"))
+        ax.title.set_fontsize(9)
+    if not names:
+        axes[0].set_axis_off()
+        axes[0].text(0.5, 0.5, "no image set ran here", ha="center", va="center")
+    else:
+        shared_legend(fig, axes, ncol=len(N.IMAGE_METHODS))
+    fig.suptitle("NESVM paper, Figs. 6, 8, 10, 11: time against C")
+    return fig
 
 
 def _why_unavailable(registry: str) -> str:
