@@ -106,6 +106,19 @@ def test_claim_verdicts(verdicts, expected):
     assert claim_verdict(Claim("c", "t"), table) == expected
 
 
+def test_a_claim_judged_on_stand_ins_says_so_beside_its_verdict():
+    from repro.experiments.index import PaperSummary, paper_section
+
+    table = pd.DataFrame({"dataset": "d", "method": "m", "metric": "x",
+                          "verdict": ["miss (unexplained) (stand-in)", "ok (stand-in)", "ok"]})
+    summary = PaperSummary(paper="nesvm", citation="c", scope="s", titles={"t": "T"},
+                           claims=(Claim("one", "t"),))
+    text = paper_section(summary, {"t": table}, [])
+    assert "**partly** (2 of 3 cells ok, 2 with stand-in data;" in text
+    table["verdict"] = ["miss (unexplained) (stand-in)", "ok (stand-in)", "unavailable offline"]
+    assert "(1 of 2 cells ok, all with stand-in data;" in paper_section(summary, {"t": table}, [])
+
+
 @pytest.mark.parametrize("table_id", [t for t in published.list_tables() if t in TABLES])
 def test_each_page_opens_with_the_papers_table_in_its_rows_and_columns(table_id):
     pub = published.load(table_id)

@@ -158,6 +158,11 @@ def paper_section(summary: PaperSummary, tables: dict, figures) -> str:
         for claim in summary.claims:
             verdict, ok, judged = claim_verdict(claim, tables[claim.table])
             evidence = f"{ok} of {judged} cells ok" if judged else _not_judged_why(claim, tables)
+            on_standin = sum(v.endswith(STANDIN) and category(v) in JUDGED
+                             for v in claim.cells(tables[claim.table])["verdict"])
+            if on_standin:  # a claim judged on stand-in data says so where its verdict is
+                evidence += (", all with stand-in data" if on_standin == judged
+                             else f", {on_standin} with stand-in data")
             lines.append(f"- {claim.text} — **{verdict}** ({evidence}; [{claim.table}]({claim.table}.md))")
         lines.append("")
     lines += _misses(summary, tables) + _not_run(summary, tables)
