@@ -1716,6 +1716,8 @@ def smo_solve_second_order_pairs(tuple x, const cnp.intp_t[::1] labels, list pai
     keep = rows_init(&X, x[0], x[1], x[2], x[3], x[4], x[5], x[6])
     if not X.dense or kind == KERNEL_PRECOMPUTED:
         raise ValueError("smo_solve_second_order_pairs takes dense rows and a computed kernel")
+    if labels.shape[0] != X.n_rows:
+        raise ValueError(f"{labels.shape[0]} labels for {X.n_rows} rows")
     cdef Py_ssize_t n = X.n_rows, d = X.n_features, i, m, r, f
     cdef cnp.intp_t neg, pos, c
     cdef cnp.ndarray[cnp.intp_t, ndim=1] rows_arr

@@ -453,3 +453,13 @@ def test_alpha_summary_against_numpy():
     assert np.isnan(lo) and np.isnan(hi)
     alpha[7] = np.inf
     assert alpha_summary(alpha, y)[1] == np.inf
+
+
+def test_the_one_call_kernel_refuses_labels_that_do_not_match_the_rows():
+    from repro._kernels.smo import smo_solve_second_order_pairs
+
+    X = np.random.default_rng(0).normal(size=(6, 2))
+    with pytest.raises(ValueError, match="5 labels for 6 rows"):
+        smo_solve_second_order_pairs(as_rows_input(X), np.zeros(5, dtype=np.intp), [(0, 1)], 1.0,
+                                     KERNELS["rbf"], 0.5, 0.0, 3, 1e-3, 10.0, True, 100, [None],
+                                     [None], 0)
