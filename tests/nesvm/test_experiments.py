@@ -161,7 +161,8 @@ def test_each_stand_in_is_drawn_and_scaled_as_documented(name):
     X, y = N.load_image_set(name)
     raw_X, raw_y = datasets.load(standin.registry, split="all")
     assert X.shape[1] == raw_X.shape[1] and np.isfinite(X).all()
-    assert X.min() == 0.0 and X.max() == 1.0
+    # the layer's scaler (x * scale + offset) may round the maximum an ulp past 1
+    assert X.min() == 0.0 and X.max() == pytest.approx(1.0, rel=0, abs=4 * np.finfo(float).eps)
     assert set(np.unique(y)) == set(np.unique(raw_y))
     if standin.per_class is None:
         assert len(y) == len(raw_y)
@@ -425,7 +426,7 @@ def test_the_experiments_construct_nesvm_with_the_printed_readings_by_name(monke
     for homotopy in (False, True):                          # nesvm_time (Figs. 3, 4)
         N._fit_nesvm(X, y, 1.0, homotopy)
         check(seen.pop(), N.TOL)
-    N._fit_kernel("NESVM", X, y, 1.0, 0.5)                  # the image sets (kernel)
+    N._fit_kernel("NESVM", X, y, 1.0, 0.5, "second_order")  # the image sets (kernel)
     check(seen.pop(), N.TOL)
     assert N.TOL == 1e-3                                    # Section IV's eps
 
