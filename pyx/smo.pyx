@@ -27,7 +27,13 @@ return bitwise identical alphas:
 
 * count mode (``use_cache`` False): no kernel cache, every kernel value is
   computed when needed with ``kernel_ij`` and counted (the setting of the GS-SVM
-  paper's Table 1);
+  paper's Table 1). With ``count_table`` the l x l kernel matrix is computed
+  first, row by row through the same probe and ``kernel_row`` that fast mode
+  fills its cache with (so each entry is bitwise the value ``kernel_ij`` gives),
+  and every value the algorithm asks for is read from it and counted as an
+  evaluation all the same: the same steps and the same count, at a memory read
+  instead of a kernel evaluation per value (Table 1's Adult-7 asks for each of
+  its 1.3e8 distinct values about 24 times at C = 64);
 * fast mode (``use_cache`` True): an LRU cache of whole kernel rows K(i, :)
   within ``cache_size`` MB (at least two rows), as LIBSVM's but without
   shrinking. A row is computed with ``kernel_row`` (l - 1 counted values, the
@@ -327,6 +333,7 @@ cdef struct Solver:
     long long n_f_evals  # kernel values computed for them
     bint use_cache
     double* gram       # fast mode with a precomputed kernel: row i at gram + i * l
+    double* table      # count mode with count_table: K_ij at table + i * l + j, or NULL
     Trace trace            # (step, W, time) samples taken without the GIL
     RowCache* cache
     Probe* p1          # x_i1 (takeStep) / x_i (compute_F)
@@ -452,6 +459,9 @@ cdef inline double kval(Solver* S, int i, int j) noexcept nogil:
         r = cached_row(S, j)
         if r != NULL:
             return r[i]
+    if S.table != NULL:  # count mode's table: read, counted as computed
+        S.k.n_evals += 1
+        return S.table[<Py_ssize_t> i * S.l + j]
     return kernel_ij(S.k, S.X, i, S.X, j)
 
 
@@ -474,6 +484,9 @@ cdef double compute_F(Solver* S, int i) noexcept nogil:
             rj = cached_row(S, j) if S.use_cache else NULL
             if rj != NULL:
                 v = rj[i]
+            elif S.table != NULL:  # count mode's table: read, counted as computed
+                S.k.n_evals += 1
+                v = S.table[<Py_ssize_t> i * S.l + j]
             else:
                 probe_load(S.X, S.p1, i)
                 v = kernel_ij(S.k, &S.p1.R, S.p1.row, S.X, j)
@@ -629,6 +642,11 @@ cdef int take_step(Solver* S, int i1, int i2) noexcept nogil:
             if i != i1 and i != i2:
                 S.F[i] += c1 * r1[i] + c2 * r2[i]
     else:  # count mode, or a row not kept: the I0 values computed singly and counted
+        if S.table != NULL:  # count mode's table: its rows read, counted as computed
+            r1 = S.table + <Py_ssize_t> i1 * S.l
+            r2 = S.table + <Py_ssize_t> i2 * S.l
+            # two values for every I0 example but i1 and i2 (I0 as before this step)
+            S.k.n_evals += 2 * (S.ni0 - (S.i0_pos[i1] >= 0) - (S.i0_pos[i2] >= 0))
         if r1 == NULL:
             probe_load(S.X, S.p1, i1)
         if r2 == NULL:
@@ -791,7 +809,7 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
               double coef0, int degree, int modification, double tol, double eps_step,
               bint use_cache, double cache_size, long long max_iter, object history,
               const int[::1] order=None, const double[::1] alpha0=None,
-              tuple columns=None, long long history_every=0):
+              tuple columns=None, long long history_every=0, bint count_table=False):
     """Train the binary SVM on rows ``x`` (an ``as_rows_input`` tuple), y in {-1, +1}.
 
     ``columns``: for CSR rows in fast (cache) mode, the same matrix by columns
@@ -806,6 +824,9 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
     b_up, b_low are taken over all examples before the first pass.
     ``kind`` KERNEL_PRECOMPUTED: ``x`` holds the dense l x l Gram matrix; in
     fast mode its rows serve as the cache (nothing is computed or counted).
+    ``count_table`` (count mode only): the l x l kernel matrix computed first
+    and read instead of recomputed, every value asked for counted as before
+    (the module docstring); the same steps, alphas and count.
 
     Returns ``(alpha, b, n_iter, n_kernel_evals, converged, b_up, b_low, objective,
     stats)``:
@@ -851,6 +872,8 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
     cdef long long n_examine = 0
     cdef Cols XT
     cdef cnp.ndarray[cnp.float64_t, ndim=1] dots_arr
+    cdef cnp.ndarray[cnp.float64_t, ndim=2] table_arr
+    cdef long long evals_before
 
     for i in range(l):
         if y_arr[i] > 0 and pos_first < 0:
@@ -892,6 +915,7 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
     S.n_f_evals = 0
     S.use_cache = use_cache
     S.gram = NULL
+    S.table = NULL
     # the trace: every history_every-th successful step sampled without the GIL
     # into these buffers, handed to history.record_at when the GIL is held
     hist_buffers = _trace_init(&S.trace, history, history_every)
@@ -908,6 +932,18 @@ def smo_solve(tuple x, const double[::1] y, double C, int kind, double gamma,
             raise ValueError("a precomputed kernel needs the dense l x l Gram matrix")
         if use_cache:
             S.gram = X.data
+    if count_table and not use_cache and kind != KERNEL_PRECOMPUTED:
+        # every row as fast mode computes a cached row (probe, kernel_row): the
+        # values kernel_ij gives, bitwise; not counted (the reads are)
+        table_arr = np.empty((l, l))
+        S.table = &table_arr[0, 0]
+        evals_before = k.n_evals
+        with nogil:
+            for i in range(l):
+                probe_load(&X, &probe1, i)
+                kernel_row(&k, &probe1.R, probe1.row, &X, S.iota, l, S.table + <Py_ssize_t> i * l)
+                S.table[<Py_ssize_t> i * l + i] = S.kdiag[i]
+        k.n_evals = evals_before
     if use_cache and S.gram == NULL:
         capacity = <int> min(<double> l, cache_size * 1048576.0 / (8.0 * l))
         capacity = max(capacity, 2)

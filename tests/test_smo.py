@@ -400,15 +400,19 @@ TINY_CASES = [
 
 @pytest.mark.parametrize("seed,kernel,C,duplicates", TINY_CASES)
 @pytest.mark.parametrize("mod", [1, 2])
-@pytest.mark.parametrize("capacity", [None, 3, 1000])
+@pytest.mark.parametrize("capacity", [None, "table", 3, 1000])
 def test_evaluation_count_matches_independent_count(seed, kernel, C, duplicates, mod, capacity):
+    # "table": count mode reading its values from the kernel matrix computed
+    # first (count_table_memory), every read counted: the same count
     X, y = tiny_problem(seed, duplicates=duplicates)
     gamma = 0.5
+    cached = isinstance(capacity, int)
     ref = CountingSMO(package_kernel(X, kernel, gamma), y, C, mod,
-                      rbf=(kernel == "rbf"), capacity=capacity)
-    cache_size = 1.0 if capacity is None else capacity * 8.0 * len(y) / 2**20
+                      rbf=(kernel == "rbf"), capacity=capacity if cached else None)
+    cache_size = capacity * 8.0 * len(y) / 2**20 if cached else 1.0
     m = SMO(C=C, kernel=kernel, gamma=gamma, coef0=1.0, degree=2, modification=mod,
-            kernel_cache=capacity is not None, cache_size=cache_size).fit(X, y)
+            kernel_cache=cached, cache_size=cache_size,
+            count_table_memory=1.0 if capacity == "table" else 0.0).fit(X, y)
     assert ref.n_steps > 0
     assert m.n_iter_ == ref.n_steps
     np.testing.assert_array_equal(full_alpha(m, len(y)), ref.alpha)
@@ -423,6 +427,34 @@ def test_visiting_order_is_a_permutation_and_counted(mod):
     m = SMO(C=2.0, gamma=0.5, modification=mod, random_state=5).fit(X, y)
     np.testing.assert_array_equal(full_alpha(m, len(y)), ref.alpha)
     assert m.n_kernel_evals_ == ref.count
+
+
+@pytest.mark.parametrize("name", ["heart_scale", "a1a"])
+@pytest.mark.parametrize("mod", [1, 2])
+@pytest.mark.parametrize("start", ["cold", "warm", "shuffled"])
+def test_count_table_takes_the_same_path_and_count(problems, name, mod, start):
+    # the table's values are the ones count mode computes (bitwise): the same
+    # steps, multipliers, threshold, trace and count, on CSR and dense rows, from
+    # alpha = 0, from a warm start (every F_i computed first) and in shuffled order
+    X, y, _, _ = problems[name]
+    fits = []
+    for rows in (X, X.toarray()):
+        for memory in (0.0, 8.0 * X.shape[0] ** 2 / 2**20):
+            m = SMO(C=4.0, gamma=GAMMA, modification=mod, count_table_memory=memory,
+                    warm_start=start == "warm", random_state=3 if start == "shuffled" else None)
+            if start == "warm":
+                m.set_params(C=1.0).fit(rows, y)
+                m.set_params(C=4.0)
+            fits.append(m.fit(rows, y))
+    first = fits[0]
+    for m in fits[1:]:
+        np.testing.assert_array_equal(m.support_, first.support_)
+        np.testing.assert_array_equal(m.dual_coef_, first.dual_coef_)
+        np.testing.assert_array_equal(m.intercept_, first.intercept_)
+        assert m.n_iter_ == first.n_iter_ and m.n_kernel_evals_ == first.n_kernel_evals_
+        assert m.fit_stats_ == first.fit_stats_
+        np.testing.assert_array_equal(m.history_["objective"], first.history_["objective"])
+    assert first.n_kernel_evals_ > X.shape[0] ** 2  # values asked for again and again
 
 
 def test_count_mode_splits_the_cost_of_f_outside_i0():
