@@ -427,9 +427,11 @@ def load_image_set(name: str):
     return scale01(X)[0], y
 
 
-def _fit_kernel(method, X, y, C, gamma, smo_working_set):
+def _fit_kernel(method, X, y, C, gamma, smo_working_set, nesvm_changes=None):
     """(predict function's inputs) -> a fitted model's test predictions are made
-    outside the timing: the fit returns what predicting needs, picklable."""
+    outside the timing: the fit returns what predicting needs, picklable.
+    ``nesvm_changes``: NESVM settings replacing the printed readings' (a reading
+    of image_readings.py; None: the protocol's)."""
     from ...solvers import NESVM, SMO
     from ...solvers.nesvm import PRINTED_READINGS
 
@@ -437,7 +439,7 @@ def _fit_kernel(method, X, y, C, gamma, smo_working_set):
         warnings.simplefilter("ignore", ConvergenceWarning)
         if method == "NESVM":  # the printed readings by name, as _fit_nesvm
             return NESVM(model="C", C=C, kernel="rbf", gamma=gamma, tol=TOL, history_every=None,
-                         **PRINTED_READINGS).fit(X, y)
+                         **{**PRINTED_READINGS, **(nesvm_changes or {})}).fit(X, y)
         if method == "SMO":
             return SMO(C=C, kernel="rbf", gamma=gamma, tol=TOL, working_set=smo_working_set).fit(X, y)
     if method == "LIBSVM":
@@ -454,12 +456,12 @@ def _fit_kernel(method, X, y, C, gamma, smo_working_set):
     raise ValueError(f"unknown method {method!r}; choose from {IMAGE_METHODS}")
 
 
-def _accuracy_after_fit(method, X, y, Xt, yt, C, gamma, smo_working_set):
+def _accuracy_after_fit(method, X, y, Xt, yt, C, gamma, smo_working_set, nesvm_changes=None):
     """Fit (timed by the caller) and score (not timed): returns a function for
     run_capped whose value is (test accuracy, seconds of the fit alone)."""
     def fit_and_score():
         start = time.perf_counter()
-        model = _fit_kernel(method, X, y, C, gamma, smo_working_set)
+        model = _fit_kernel(method, X, y, C, gamma, smo_working_set, nesvm_changes)
         seconds = time.perf_counter() - start
         if method == "LIBSVM":
             from libsvm import svmutil
@@ -471,21 +473,33 @@ def _accuracy_after_fit(method, X, y, Xt, yt, C, gamma, smo_working_set):
     return fit_and_score
 
 
+def image_split(dataset: str, X, y):
+    """(X_train, y_train, X_test, y_test, split) of an image set: the set's
+    training fraction, stratified, seed SEED; labels as class indices 0..k-1
+    (LIBSVM's Python interface takes numbers only; Segment's are names)."""
+    from ...experiments.splits import random_partitions
+
+    y = np.unique(y, return_inverse=True)[1]
+    train_fraction = IMAGE_SETS[dataset][1]
+    split = random_partitions(y, 1, 1.0 - train_fraction, SEED, stratify=True)[0]
+    return X[split.train], y[split.train], X[split.test], y[split.test], split
+
+
+def image_gamma(X) -> float:
+    """The image sets' RBF width: exp(-||xi - xj||^2 / p), p the number of features."""
+    return 1.0 / X.shape[1]
+
+
 def run_images(protocol: ImageProtocol, dataset: str, C, loader=load_image_set) -> pd.DataFrame:
     """One job of the image experiment: a random split (the set's training
     fraction, seed SEED), every method at C; ``loader`` (name -> (X, y)) is
     the registry's, a test passes synthetic data through the same code."""
-    from ...experiments.splits import random_partitions
-
     C = float(C)
     job_start = time.perf_counter()
     X, y = loader(dataset)
-    # class indices 0..k-1: LIBSVM's Python interface takes numbers only (Segment's are names)
-    y = np.unique(y, return_inverse=True)[1]
-    registry, train_fraction, figure = IMAGE_SETS[dataset]
-    split = random_partitions(y, 1, 1.0 - train_fraction, SEED, stratify=True)[0]
-    Xf, yf, Xt, yt = X[split.train], y[split.train], X[split.test], y[split.test]
-    gamma = 1.0 / X.shape[1]  # exp(-||xi - xj||^2 / p)
+    Xf, yf, Xt, yt, split = image_split(dataset, X, y)
+    registry, _, figure = IMAGE_SETS[dataset]
+    gamma = image_gamma(X)
     fits = {m: _accuracy_after_fit(m, Xf, yf, Xt, yt, C, gamma, protocol.smo_working_set)
             for m in protocol.methods}
     runs, last, skip = time_methods(fits, protocol, f"{dataset} C={C:g}")
