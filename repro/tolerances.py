@@ -61,6 +61,8 @@ class Tolerance:
                      "at_least": "at least the published value"}
         if self.kind in one_sided:
             return one_sided[self.kind]
+        if self.kind == "abs" and self.measured:
+            return f"within {self.value:.3g}{self.unit} ({self.measured_as})"
         if self.kind == "abs":
             return "exact" if self.value == 0 else f"within {self.value:g}{self.unit}"
         if self.measured:

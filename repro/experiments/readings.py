@@ -54,6 +54,8 @@ def _timed(run: Callable, task: tuple) -> tuple[float, float]:
 def _row(task: tuple, value: float, seconds: float, cells: pd.DataFrame, rule, value_column: str,
          extra: dict | None) -> dict:
     dataset, method, reading = task
+    if callable(rule):  # a rule per cell: (dataset, method) -> Tolerance
+        rule = rule(dataset, method)
     published = float(cells.loc[(dataset, method), "published"])
     ours = float(cells.loc[(dataset, method), "reproduced"])
     print(f"{dataset} {method}, {reading}: {value:.4g} (protocol {ours:.4g}, paper {published:.4g})",
@@ -75,7 +77,8 @@ def sweep(tasks: Iterable[tuple], run: Callable, cells: pd.DataFrame, rule, valu
     (a picklable module-level function when ``jobs > 1``: each task in a worker
     process), beside the cell's published and reproduced values from
     ``cells`` (a comparison table indexed by dataset and method) and whether
-    ``rule`` (a Tolerance) accepts the reading's value. ``extra``: constant
+    ``rule`` (a Tolerance, or a function of (dataset, method) giving the
+    cell's) accepts the reading's value. ``extra``: constant
     columns appended to every row (e.g. the profile that was run).
 
     ``progress``: a CSV file that every finished row is written to at once
@@ -119,10 +122,16 @@ def load_evidence(path: Path) -> pd.DataFrame | None:
 
 
 def tried(evidence: pd.DataFrame | None, dataset: str, method: str, value_column: str,
-          fmt: str = ".3f") -> list[str]:
-    """The page's entries of one cell: 'reading value (within|outside)'."""
+          fmt: str = ".3f", rule=None) -> list[str]:
+    """The page's entries of one cell: 'reading value (within|outside)', judged
+    by ``rule`` (the cell's Tolerance) where given, else as the sweep judged."""
     if evidence is None:
         return []
     got = evidence[(evidence.dataset == dataset) & (evidence.method == method)]
-    return [f"{r.reading} {getattr(r, value_column):{fmt}} ({'within' if r.within_tolerance else 'outside'})"
+
+    def within(r):
+        value = getattr(r, value_column)
+        return rule.accepts(r.published, value) if rule is not None else r.within_tolerance
+
+    return [f"{r.reading} {getattr(r, value_column):{fmt}} ({'within' if within(r) else 'outside'})"
             for r in got.itertuples()]

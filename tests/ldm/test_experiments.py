@@ -452,6 +452,8 @@ def test_the_capped_fits_are_counted_per_method():
 
 
 def test_every_unexplained_miss_lists_the_readings_tried(data_env):
+    from repro.papers.ldm.tolerances import PAPER_PARTITIONS, partition_noise
+
     """Issue 27, item 4 (the readings this table runs): per unexplained cell,
     the other readings' values and whether the tolerance accepts them."""
     pub = published.load("ldm_table2").set_index(["dataset", "method"])["value"]
@@ -467,10 +469,38 @@ def test_every_unexplained_miss_lists_the_readings_tried(data_env):
     records[["n_samples", "n_features"]] = (208, 60)  # Table 1's size: no size finding
     protocol = L.PROTOCOLS["full"].__class__(datasets=("sonar",), n_partitions=30)
     out = R.table2(records, TableRun("full", protocol))
-    tried = R.readings_tried(out.csv, split_means(records, "test_accuracy", "accuracy", scale=1.0,
-                                                  unit="partitions")).set_index("method")
+    cells = split_means(records, "test_accuracy", "accuracy", scale=1.0, unit="partitions")
+    # each cell's measured tolerance, as the page computes it
+    context = {"partition_noise": partition_noise(cells, L.published_cells("ldm_table2", ("sonar",)), 30,
+                                                  PAPER_PARTITIONS["ldm_table2"])}
+    tried = R.readings_tried(out.csv, cells, context=context).set_index("method")
     column = "readings tried (value, tolerance)"
     assert tried.loc["SVM", column].startswith("SVM (no bias) ") and tried.loc["SVM", column].endswith("(within)")
     assert "LDM (double-sum)" in tried.loc["LDM", column] and "(outside)" in tried.loc["LDM", column]
     assert tried.loc["KM-OMD", column] == "none run"
     assert "# Readings tried for the unexplained misses" in out.markdown
+
+
+def test_the_accuracy_tolerance_is_the_partitions_noise_of_each_cell():
+    """Issue 27: the tolerance is measured per cell, 1.96 standard errors of the
+    difference of two means over independent partitions (our spread over our
+    partitions, the paper's printed std over its own) plus half a unit of the
+    printed mean's last digit; a cell is judged by its own value."""
+    from types import SimpleNamespace
+
+    from repro.papers.ldm.tolerances import partition_noise, printed_half_unit
+    from repro.tolerances import tolerance_for
+
+    assert printed_half_unit("0.723") == pytest.approx(0.0005) and printed_half_unit("0.9") == 0.05
+    ours = pd.DataFrame({"dataset": ["a", "b"], "method": ["SVM", "SVM"], "std": [0.05, float("nan")]})
+    paper = pd.DataFrame({"dataset": ["a", "b"], "method": ["SVM", "SVM"], "std": [0.03, 0.01],
+                          "value_text": ["0.800", "0.70"]})
+    noise = partition_noise(ours, paper, 30, 10)
+    assert noise == {("a", "SVM"): pytest.approx(1.959963984540054 * np.sqrt(0.05 ** 2 / 30 + 0.03 ** 2 / 10)
+                                                 + 0.0005)}
+    rule = tolerance_for("ldm", "accuracy")
+    cell = SimpleNamespace(dataset="a", method="SVM")
+    at = rule.at(cell, {"partition_noise": noise})
+    assert at.accepts(0.8, 0.8 + 0.99 * at.value) and not at.accepts(0.8, 0.8 + 1.01 * at.value)
+    assert rule.at(SimpleNamespace(dataset="b", method="SVM"), {"partition_noise": noise}) is None
+    assert "1.96 standard errors" in at.describe()

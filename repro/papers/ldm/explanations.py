@@ -108,9 +108,10 @@ def _ldm_encoding_facts(cell, ctx):
     value = float(at["value"].iloc[0]) if len(at) else np.nan
     rec = ctx["records"]
     mine = rec[rec.paper_dataset == variant]
-    rule = tolerance_for("ldm", cell.metric)
+    rule = tolerance_for("ldm", cell.metric).at(cell, ctx)  # the paper row's cell's (measured)
     return {"variant": variant, "value": value, "tested": bool(np.isfinite(value)),
-            "accepted": bool(np.isfinite(value)) and rule.accepts(float(cell.published), value),
+            "accepted": bool(np.isfinite(value)) and rule is not None
+                        and rule.accepts(float(cell.published), value),
             "size": f"{int(mine.n_samples.iloc[0])} x {int(mine.n_features.iloc[0])}" if len(mine) else "?",
             "closer_text": ("closer to" if np.isfinite(value) and abs(value - cell.published)
                             < abs(cell.reproduced - cell.published) else "no closer to"),

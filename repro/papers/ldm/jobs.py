@@ -126,6 +126,18 @@ METHODS = ("SVM", "SVM (no bias)", "MAMC", "KM-OMD", "LDM", "LDM (double-sum)")
 LARGE_METHODS = ("SVM", "SVM (no bias)", "MAMC", "LDM", "LDM (code)")
 
 
+def published_cells(table_id: str, sets) -> pd.DataFrame:
+    """The published cells of ``table_id`` on ``sets``, the row of each
+    encoding of ENCODINGS among them a copy of its paper row's."""
+    from ... import published
+
+    pub = published.load(table_id)
+    cells = pub[pub.dataset.isin(sets)]
+    return pd.concat([cells] + [cells[cells.dataset == row].assign(dataset=variant)
+                                for variant, row in ENCODINGS.items() if variant in sets],
+                     ignore_index=True)
+
+
 @dataclass(frozen=True)
 class Protocol:
     datasets: tuple          # the tables' names (REGULAR_SETS keys)

@@ -20,6 +20,7 @@ from ...tables import compare, comparison_markdown, to_markdown
 from ...experiments.readings import tried as tried_readings
 from . import jobs as L
 from . import readings
+from .tolerances import PAPER_PARTITIONS, partition_noise
 
 BASELINE = "SVM"
 METRIC = "accuracy"   # the published CSVs' metric (a fraction)
@@ -49,17 +50,17 @@ def ttests(records: pd.DataFrame, baseline: str = BASELINE) -> pd.DataFrame:
 def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> TableOutput:
     protocol = table_run.protocol
     pub = published.load(table_id)
-    pub_cells = pub[pub.dataset.isin(sets)]
-    pub_cells = pd.concat([pub_cells] + [pub_cells[pub_cells.dataset == row].assign(dataset=variant)
-                                         for variant, row in L.ENCODINGS.items() if variant in sets],
-                          ignore_index=True)
+    pub_cells = L.published_cells(table_id, sets)
     complete, short_records, short = split_by_completeness(records, protocol.n_partitions)
     cells = split_means(complete, "test_accuracy", METRIC, scale=1.0, unit="partitions")
     status = statuses(list(sets), protocol.datasets, table_run, short, protocol.n_partitions,
                       dataset_names=sets, unit="partitions")
     # what the explanations registry computes its facts from (this folder's explanations.py)
     context = {"records": complete, "cells": cells, "published": pub_cells,
-               "n_partitions": protocol.n_partitions, "table1": published.load("ldm_table1")}
+               "n_partitions": protocol.n_partitions, "table1": published.load("ldm_table1"),
+               # each accuracy cell's tolerance (tolerances.py), measured from the partitions' spread
+               "partition_noise": partition_noise(cells, pub_cells, protocol.n_partitions,
+                                                  PAPER_PARTITIONS[table_id])}
     comparison = compare(pub_cells, cells.drop(columns="std"), L.PAPER, table_id, status=status,
                          context=context)
     comparison = comparison.merge(cells[["dataset", "method", "std"]].rename(columns={"std": "std_ours"}),
@@ -79,7 +80,7 @@ def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> Ta
     wtl = win_tie_loss_rows(tests, pub, complete)
     sweep = table_id.removeprefix("ldm_")
     swept = readings.load_evidence(sweep) if table_run.scale == "full" and sweep in readings.TABLES else None
-    tried = readings_tried(comparison, cells, swept)
+    tried = readings_tried(comparison, cells, swept, context)
     md = "\n".join(filter(None, [
         verdict_markdown(tests, evidence, pub, repeated),
         comparison_markdown(comparison, f"LDM paper, Table {table_id[-1]}: accuracy, {kernel_name} kernel", 3,
@@ -143,11 +144,12 @@ READINGS = {"SVM": ("SVM (no bias)",), "LDM": ("LDM (double-sum)", "SVM (no bias
 
 
 def readings_tried(comparison: pd.DataFrame, cells: pd.DataFrame,
-                   evidence: pd.DataFrame | None = None) -> pd.DataFrame:
+                   evidence: pd.DataFrame | None = None, context: dict | None = None) -> pd.DataFrame:
     """Per unexplained miss: the published value, ours, and the cell under each
     other reading run here (``READINGS``; the encoding of ``L.ENCODINGS``),
     then under each reading of the sweep (``evidence``: repro.papers.ldm.readings),
-    with whether the tolerance accepts it."""
+    with whether the cell's tolerance (measured: ``context``, the comparison's)
+    accepts it."""
     from ...tables import MISS_UNEXPLAINED
     from ...tolerances import tolerance_for
 
@@ -155,7 +157,7 @@ def readings_tried(comparison: pd.DataFrame, cells: pd.DataFrame,
     encodings = {row: variant for variant, row in L.ENCODINGS.items()}
     rows = []
     for r in comparison[comparison.verdict.str.startswith(MISS_UNEXPLAINED)].itertuples():
-        rule = tolerance_for(L.PAPER, r.metric)
+        rule = tolerance_for(L.PAPER, r.metric).at(r, context)
         alternatives = [(m, r.dataset, m) for m in READINGS.get(r.method, ())]
         if r.dataset in encodings:
             alternatives.append((f"{r.method} on {encodings[r.dataset]}", encodings[r.dataset], r.method))
@@ -164,7 +166,7 @@ def readings_tried(comparison: pd.DataFrame, cells: pd.DataFrame,
             v = value.get((dataset, method))
             if v is not None:
                 tried.append(f"{label} {v:.3f} ({'within' if rule.accepts(r.published, v) else 'outside'})")
-        tried += tried_readings(evidence, r.dataset, r.method, "accuracy")
+        tried += tried_readings(evidence, r.dataset, r.method, "accuracy", rule=rule)
         rows.append({"dataset": r.dataset, "method": r.method, "published": r.published,
                      "ours": r.reproduced, "readings tried (value, tolerance)": "; ".join(tried) or "none run"})
     return pd.DataFrame(rows, columns=["dataset", "method", "published", "ours",
