@@ -116,9 +116,13 @@ def sweep(tasks: Iterable[tuple], run: Callable, cells: pd.DataFrame, rule, valu
     return pd.DataFrame([done[task] for task in tasks], columns=columns)
 
 
-def load_evidence(path: Path) -> pd.DataFrame | None:
-    """A committed sweep, or None where it was not run."""
-    return pd.read_csv(path) if Path(path).exists() else None
+def load_evidence(path: Path, text_columns=()) -> pd.DataFrame | None:
+    """A committed sweep, or None where it was not run. ``text_columns``: read
+    as strings, '' where empty (pandas would read an all-empty column as NaN)."""
+    if not Path(path).exists():
+        return None
+    frame = pd.read_csv(path, dtype={c: str for c in text_columns})
+    return frame.fillna({c: "" for c in text_columns})
 
 
 def tried(evidence: pd.DataFrame | None, dataset: str, method: str, value_column: str,

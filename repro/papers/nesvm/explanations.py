@@ -81,23 +81,28 @@ _PEGASOS_READINGS = (
 _PEGASOS_EVIDENCE = ("'The timed claims under readings of Pegasos's iteration count' on this page; "
                      "paper_tables/nesvm_time_readings.csv (repro.papers.nesvm.readings)")
 
+def _tested_cause(tested: str, cause: str, evidence: str, closes, swept, facts, holds: str, fails: str):
+    """The two entries of a cause that a readings sweep tests: explained where
+    the reading named as the cause (before the sweep ran) makes the claim hold,
+    else not explained, with the readings tried. ``tested``: what was run and
+    what the cause's reading gave (a template over ``facts``); ``closes`` and
+    ``swept``: (cell, context) -> bool; ``holds``, ``fails``: their conditions."""
+    return (Explanation(reason=f"{tested}, so {cause} accounts for the miss; other readings: {{others}}",
+                        evidence=evidence, when=closes, condition=holds, facts=facts),
+            Explanation(reason=f"not explained: {tested}, so {cause} does not account for the miss; "
+                               "other readings: {others}",
+                        evidence=evidence, when=lambda cell, ctx: swept(cell, ctx) and not closes(cell, ctx),
+                        condition=fails, explained=False, facts=facts))
+
+
 # A tested cause (issue 27): the reading named before the sweep ran, the
 # solvers compared at equal primal, brings the claim within its tolerance. It
 # could fail: Pegasos at NESVM's primal may still be the faster.
-_PEGASOS_AT_EQUAL_PRIMAL = Explanation(
-    reason=_PEGASOS_READINGS + ", so the iteration count accounts for the miss; other readings: {others}",
-    evidence=_PEGASOS_EVIDENCE,
-    when=_pegasos_cause_closes,
-    condition="Pegasos run to NESVM's primal makes the claim hold",
-    facts=_pegasos_readings_facts)
-
-_PEGASOS_READINGS_TRIED = Explanation(
-    reason="not explained: " + _PEGASOS_READINGS + ", so the iteration count does not account for the "
-           "miss; other readings: {others}",
-    evidence=_PEGASOS_EVIDENCE,
-    when=lambda cell, ctx: ctx.get("readings") is not None and not _pegasos_cause_closes(cell, ctx),
-    condition="the readings were run and Pegasos at NESVM's primal leaves the claim failing",
-    explained=False, facts=_pegasos_readings_facts)
+_PEGASOS_ENTRIES = _tested_cause(
+    _PEGASOS_READINGS, "the iteration count", _PEGASOS_EVIDENCE, _pegasos_cause_closes,
+    lambda cell, ctx: ctx.get("readings") is not None, _pegasos_readings_facts,
+    holds="Pegasos run to NESVM's primal makes the claim hold",
+    fails="the readings were run and Pegasos at NESVM's primal leaves the claim failing")
 
 
 # Context of nesvm_images: image_readings (image_readings.claims_under of the
@@ -154,19 +159,10 @@ _IMAGE_EVIDENCE = ("'The image claims under readings of NESVM's printed settings
 # A tested cause (issue 27): the reading named before the sweep ran brings the
 # claim within its tolerance on the stand-in. It could fail: a tighter L
 # shortens NESVM's runs but need not make it the fastest.
-_IMAGE_STEP_LENGTH = Explanation(
-    reason=_IMAGE_READINGS + ", so Eq. 48's step length accounts for the miss; other readings: {others}",
-    evidence=_IMAGE_EVIDENCE, when=_image_cause_closes,
-    condition="NESVM with L by power iteration makes the claim hold on the stand-in",
-    facts=_image_readings_facts)
-
-_IMAGE_READINGS_TRIED = Explanation(
-    reason="not explained: " + _IMAGE_READINGS + ", so the step length does not account for the miss; "
-           "other readings: {others}",
-    evidence=_IMAGE_EVIDENCE,
-    when=lambda cell, ctx: _image_swept(cell, ctx) and not _image_cause_closes(cell, ctx),
-    condition="the readings were run on the claim's stand-in and L by power iteration leaves it failing",
-    explained=False, facts=_image_readings_facts)
+_IMAGE_STEP_LENGTH, _IMAGE_READINGS_TRIED = _tested_cause(
+    _IMAGE_READINGS, "Eq. 48's step length", _IMAGE_EVIDENCE, _image_cause_closes, _image_swept,
+    _image_readings_facts, holds="NESVM with L by power iteration makes the claim hold on the stand-in",
+    fails="the readings were run on the claim's stand-in and L by power iteration leaves it failing")
 
 _IMAGE_NOT_SWEPT = Explanation(
     reason="not explained, no reading tried: the readings of NESVM's settings were not swept on this "
@@ -181,7 +177,7 @@ _IMAGE_ENTRIES = (_IMAGE_STEP_LENGTH, _IMAGE_READINGS_TRIED, _IMAGE_NOT_SWEPT)
 
 EXPLANATIONS = {
     # NESVM fastest below 5000: Pegasos's iteration count, tested at equal primal
-    ("nesvm_time", None, "NESVM fastest below n"): (_PEGASOS_AT_EQUAL_PRIMAL, _PEGASOS_READINGS_TRIED),
+    ("nesvm_time", None, "NESVM fastest below n"): _PEGASOS_ENTRIES,
     # NESVM: a rate exponent below 2 where the bound itself holds (rule: only where it does)
     ("nesvm_convergence", None, "NESVM, Theorem 4: rate exponent p (gap ~ k^-p)"): _NESVM_RATE_PREASYMPTOTIC,
     # the image figures' claims (stand-ins): NESVM's printed step length, tested by the readings sweep

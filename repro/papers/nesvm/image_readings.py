@@ -32,6 +32,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ...experiments.readings import load_evidence as load_sweep
 from . import jobs as N
 from .claims import IMAGE_CLAIMS, image_claim_value
 
@@ -109,10 +110,7 @@ def claims_under(evidence: pd.DataFrame) -> pd.DataFrame:
 
 def load_evidence(path: Path = EVIDENCE) -> pd.DataFrame | None:
     """The committed measurements, or None where they were not made."""
-    if not Path(path).exists():
-        return None
-    return pd.read_csv(path, dtype={"reading": str, "unavailable": str}).fillna(
-        {"reading": "", "unavailable": ""})
+    return load_sweep(path, text_columns=("reading", "unavailable"))
 
 
 def main():

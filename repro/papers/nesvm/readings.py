@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ...experiments.readings import load_evidence as load_sweep
 from ...experiments.timing import machine_record
 from ...objectives import hinge_primal
 from . import jobs as N
@@ -135,11 +136,7 @@ def claims_under(evidence: pd.DataFrame) -> pd.DataFrame:
 
 def load_evidence(path: Path = EVIDENCE) -> pd.DataFrame | None:
     """The committed measurements, or None where they were not made."""
-    if not Path(path).exists():
-        return None
-    # '' (none) in these columns is read back as missing without the dtype
-    return pd.read_csv(path, dtype={"reading": str, "unavailable": str}).fillna(
-        {"reading": "", "unavailable": ""})
+    return load_sweep(path, text_columns=("reading", "unavailable"))
 
 
 def main():
