@@ -15,8 +15,8 @@ def test_requests_are_the_measured_time_and_memory_with_their_margins():
     assert all(m.peak_mb is not None and m.peak_mb > 0 for m in stamped.values())
     peak = max(m.peak_mb for m in stamped.values())
     assert R.mem_mb(peak) == max(R.MIN_MEM_MB, math.ceil(1.5 * peak))
-    older = R.measured(TABLES["gs_svm_table1"])  # records made before the stamp: unmeasured
-    assert all(m.peak_mb is None for m in older.values())
+    older = R.measured(TABLES["nesvm_readings"])  # records made before the stamp: unmeasured
+    assert older and all(m.peak_mb is None for m in older.values())
 
 
 def test_the_summary_names_every_table():
@@ -27,8 +27,9 @@ def test_the_summary_names_every_table():
 def test_the_readmes_longest_job_is_what_the_records_measured():
     from pathlib import Path
 
-    jobs = R.measured(TABLES["gs_svm_table2"])
-    longest = max(m.seconds for m in jobs.values())
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    stated = f"({longest:,.0f} s measured, {R.runtime_minutes(longest)} minutes asked"
-    assert stated in " ".join(readme.split()), stated
+    readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text().split())
+    # the longest job of all the records, and of GS-SVM's Table 2 (the accuracy tables' longest)
+    for tables in (TABLES.values(), [TABLES["gs_svm_table2"]]):
+        longest = max(m.seconds for spec in tables for m in R.measured(spec).values())
+        stated = f"{longest:,.0f} s measured, {R.runtime_minutes(longest)} minutes asked"
+        assert stated in readme, stated

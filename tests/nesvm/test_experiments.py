@@ -593,7 +593,7 @@ def test_the_image_readings_sweep_times_nesvm_under_each_reading_and_reads_the_c
     nesvm = evidence[evidence.method == "NESVM"]
     assert list(nesvm.reading.drop_duplicates()) == list(IR.READINGS)
     assert set(evidence[evidence.reading == ""].method) == set(IR.BASELINES)
-    assert (evidence.runs == 1).all()
+    assert (evidence[evidence.unavailable == ""].runs == 1).all()  # SVM-Light: where it is built
     tried = IR.claims_under(evidence)
     event = {c for c, (of, *_) in CL.IMAGE_CLAIMS.items() if of == "event recognition"}
     assert set(tried.claim) == event and len(tried) == len(event) * len(IR.READINGS)
