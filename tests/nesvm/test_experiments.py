@@ -603,7 +603,9 @@ def test_the_image_readings_sweep_times_nesvm_under_each_reading_and_reads_the_c
         for claim in event:
             _, _, _, test, args = CL.IMAGE_CLAIMS[claim]
             value, _ = CL.image_claim_value(records, test, args)
-            assert tried[(tried.reading == reading) & (tried.claim == claim)].value.iat[0] == value
+            got = tried[(tried.reading == reading) & (tried.claim == claim)].value.iat[0]
+            # None: the claim cannot be read (SVM-Light not built here)
+            assert pd.isna(got) if value is None else got == value
 
 
 @pytest.mark.parametrize("cause_value,explained", [(1.0, True), (0.0, False)])

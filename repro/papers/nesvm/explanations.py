@@ -126,6 +126,8 @@ def _image_readings_facts(cell, ctx):
 
     def shown(reading):
         value = rows.loc[reading, "value"]
+        if value != value:  # NaN: the claim could not be read (a solver it names did not run)
+            return f"not read ({rows.loc[reading, 'note']})"
         return f"{value:.3g} ({'within' if rule.accepts(cell.published, value) else 'outside'})"
 
     return {"cause": shown(CAUSE), "standin": rows["standin"].iat[0],

@@ -391,7 +391,9 @@ def image_readings_markdown(comparison: pd.DataFrame, tried: pd.DataFrame | None
         key = f"{r['set']}: {r['row']} (paper {paper:g})"
         within = tolerance_for(N.PAPER, metric).accepts(paper, r["value"])
         name = r["reading"] + (" (the cause's test)" if r["reading"] == image_readings.CAUSE else "")
-        rows.setdefault(key, {"claim": key})[name] = f"{r['value']:.3g} ({'within' if within else 'outside'})"
+        rows.setdefault(key, {"claim": key})[name] = (
+            f"not read ({r['note']})" if pd.isna(r["value"]) else
+            f"{r['value']:.3g} ({'within' if within else 'outside'})")
     profile = image_readings.PROFILE
     return to_markdown(pd.DataFrame(list(rows.values())), title=title, notes=(
         "Each reading changes only NESVM's settings (the protocol: the paper's printed readings, Eq. 48's "
