@@ -62,7 +62,9 @@ def _row(task: tuple, value: float, seconds: float, cells: pd.DataFrame, rule, v
           flush=True)
     return {"dataset": dataset, "method": method, "reading": reading, value_column: value,
             "published": published, "protocol_value": ours,
-            "within_tolerance": bool(rule.accepts(published, value)), "seconds": seconds, **(extra or {})}
+            # a cell without a measured tolerance (rule None) is judged by none: not within
+            "within_tolerance": bool(rule is not None and rule.accepts(published, value)),
+            "seconds": seconds, **(extra or {})}
 
 
 def partial_path(evidence: Path) -> Path:

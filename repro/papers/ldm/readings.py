@@ -172,8 +172,8 @@ def main(argv=None):
     evidence = sweep(args.table, comparison, records, args.jobs, progress=progress)
     # every row judged by its cell's tolerance now (kept rows were judged when they ran)
     rule = cell_rules(args.table, comparison)
-    evidence["within_tolerance"] = [bool(rule(d, m).accepts(p, v)) for d, m, p, v in zip(
-        evidence.dataset, evidence.method, evidence.published, evidence.accuracy)]
+    evidence["within_tolerance"] = [bool(r is not None and r.accepts(p, v)) for r, p, v in zip(
+        map(rule, evidence.dataset, evidence.method), evidence.published, evidence.accuracy)]
     write_text_atomic(EVIDENCE[args.table], evidence.to_csv(index=False))
     progress.unlink(missing_ok=True)
 
