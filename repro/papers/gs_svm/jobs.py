@@ -293,8 +293,10 @@ class ScoreGrid:
                    history_every=None, working_set=self.working_set)
 
 
-def outer_splits(y, protocol: Protocol):
-    return stratified_kfold(y, protocol.outer_folds, OUTER_SEED)
+def outer_splits(y, protocol: Protocol, seed: int = OUTER_SEED):
+    """The outer folds (``seed``: the protocol's, or another draw of them for
+    split_spread.py)."""
+    return stratified_kfold(y, protocol.outer_folds, seed)
 
 
 def select_method(X, y, outer, method: str, protocol: Protocol, hook: ScoreGrid | None = None,
