@@ -50,10 +50,17 @@ def _fitted_grid(ctx):
     return grid, (means(grid) if grid else {}), original
 
 
+def _rule(metric, key, ctx):
+    """The tolerance of the cell ``key`` = (dataset, method), or None where none
+    was measured for it (Table 1's factor: ctx['order_noise'], order_spread.py;
+    Table 2's difference: ctx['split_noise'], split_spread.py)."""
+    return tolerance_for("gs_svm", metric).at(SimpleNamespace(dataset=key[0], method=key[1]), ctx)
+
+
 def _accepts(metric, key, published, value, ctx) -> bool:
-    """Whether the tolerance of the cell ``key`` = (dataset, method) accepts
-    ``value`` (Table 1's factor is measured: ctx['order_noise'], order_spread.py)."""
-    rule = tolerance_for("gs_svm", metric).at(SimpleNamespace(dataset=key[0], method=key[1]), ctx)
+    """Whether the cell's tolerance (``_rule``) accepts ``value``; a cell
+    without one accepts nothing."""
+    rule = _rule(metric, key, ctx)
     return rule is not None and rule.accepts(published, value)
 
 
@@ -176,7 +183,7 @@ def _hm_cap_tested_facts(cell, ctx):
                  "protocol without it is not run)")
     else:
         return {**facts, "tested": False, "nearer": "untested", "tried": refits, "scope": "the cap"}
-    within = tolerance_for("gs_svm", cell.metric).accepts(cell.published, value)
+    within = _accepts(cell.metric, (cell.dataset, cell.method), cell.published, value, ctx)
     nearer = abs(value - cell.published) < abs(cell.reproduced - cell.published)
     return {**facts, "tested": True, "uncapped": value, "within": within, "tried": tried, "scope": scope,
             "nearer": "nearer the paper's but beyond the tolerance" if nearer else "no nearer the paper's"}
@@ -254,7 +261,8 @@ def _unreproduced_claim(dataset: str, claimed: str, finding: str, evidence: str)
 def _one_row_facts(cell, ctx):
     records = ctx["records"]
     n = int(records.loc[records.paper_dataset == cell.dataset, "n_samples"].iat[0])
-    excess = abs(cell.difference) - tolerance_for("gs_svm", cell.metric).value
+    rule = _rule(cell.metric, (cell.dataset, cell.method), ctx)
+    excess = abs(cell.difference) - (rule.value if rule is not None else np.nan)
     return {"n": n, "row_points": 100.0 / n, "excess": excess}
 
 
@@ -269,7 +277,7 @@ def _splice_facts(cell, ctx):
     onehot = cells.get(("Splice-onehot", cell.method), np.nan)
     return {"onehot": onehot, "onehot_difference": onehot - cell.published,
             "dim": int(dims.get("Splice", 0)), "onehot_dim": int(dims.get("Splice-onehot", 0)),
-            "within": tolerance_for("gs_svm", cell.metric).accepts(cell.published, onehot)}
+            "within": _accepts(cell.metric, (cell.dataset, cell.method), cell.published, onehot, ctx)}
 
 
 def _gs_count_facts(cell, ctx):

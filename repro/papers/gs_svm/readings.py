@@ -91,7 +91,10 @@ def sweep(comparison: pd.DataFrame, records: pd.DataFrame, protocol=None, jobs: 
     ``costly``: instead, the cells above MAX_CELL_SECONDS under ``UNCAPPED``
     alone, where it applies (the whole protocol without HM-SVM's step cap: the
     test of the cap explanation, issue 27)."""
+    from types import SimpleNamespace
+
     from ...tolerances import tolerance_for
+    from . import split_spread
 
     capped = records.groupby(["paper_dataset", "method"])["n_unconverged_problems"].sum()
     swept, left = targets(comparison, records)
@@ -103,8 +106,12 @@ def sweep(comparison: pd.DataFrame, records: pd.DataFrame, protocol=None, jobs: 
     if committed is not None:  # hours a cell: one committed is not run again
         kept = set(zip(*(committed[c] for c in R.KEY_COLUMNS)))
         tasks = [task for task in tasks if task not in kept]
+    # each cell judged by its measured tolerance (split_spread.py)
+    context = {"split_noise": split_spread.noise(split_spread.load_evidence(), records)}
+    rule = tolerance_for(J.PAPER, "accuracy_percent")
     return R.sweep(tasks, partial(accuracy, protocol=protocol), comparison.set_index(["dataset", "method"]),
-                   tolerance_for(J.PAPER, "accuracy_percent"), "accuracy_percent", jobs, progress=progress)
+                   lambda d, m: rule.at(SimpleNamespace(dataset=d, method=m), context), "accuracy_percent",
+                   jobs, progress=progress)
 
 
 def load_evidence(path: Path = EVIDENCE) -> pd.DataFrame | None:

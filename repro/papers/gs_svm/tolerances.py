@@ -3,11 +3,22 @@ from ...tolerances import Tolerance, register
 
 TOLERANCES = {  # metric -> rule, filed under "gs_svm" below
     "accuracy_percent": Tolerance(
-        "abs", 3.0,
-        "10-fold CV accuracy: fold assignment, scaling and tie-breaking in model selection "
-        "are not published; on sets of 100-300 rows one test point is 0.3-1 point.", " points"),
+        "abs", float("nan"),
+        "10-fold CV accuracy. The paper's assignment of rows to folds is not published, so its cell and "
+        "ours are two draws of the folds. The difference allowed is measured, not chosen: the whole "
+        "protocol again with the outer folds drawn with 4 other seeds (split_spread.py; GS-SVM on every "
+        "set, SVM and HM-SVM on the cells that cost at most 2 CPU-minutes), the spread sd of a cell over "
+        "the 5 draws pooled over the set's measured methods; two draws differ with standard deviation "
+        "sqrt(2) sd, so a set's cells get 1.96 sqrt(2) sd plus half a unit of the printed last digit "
+        "(0.005). A cell beyond it differs by more than two draws of the folds give 5 % of the time: the "
+        "scaling, the tie rule, the grids, the solver or the data then differ, which the readings test.",
+        " points", measured="split_noise",
+        measured_as="1.96 sqrt(2) of the set's spread over 5 draws of the outer folds, plus the printed rounding"),
     "mean_accuracy_percent": Tolerance(
-        "abs", 3.0, "mean of the accuracy column, same reasons as the cells.", " points"),
+        "abs", float("nan"),
+        "mean of the accuracy column over the paper's 15 sets: the same draws, 1.96 sqrt(2 sum sd^2) / 15 "
+        "plus the printed rounding (split_spread.py).", " points", measured="split_noise",
+        measured_as="1.96 sqrt(2) of the 15 sets' spread of the mean, plus the printed rounding"),
     "kernel_evals_1e6": Tolerance(
         "factor", float("nan"),
         "kernel-evaluation counts depend on the order in which the examples are visited, which "

@@ -106,7 +106,41 @@ _PEGASOS_ENTRIES = _tested_cause(
 
 
 # Context of nesvm_images: image_readings (image_readings.claims_under of the
-# committed sweep, or None where it was not run).
+# committed sweep, or None where it was not run) and image_full (the same of
+# the full protocol's run under image_readings.CONFIRMING, or None).
+
+
+def _image_full_value(cell, ctx):
+    """The claim's value on the full protocol with NESVM under CONFIRMING (its
+    stand-in, every C, 10 runs), and its note; (None, why) where not run."""
+    full = ctx.get("image_full")
+    if full is None:
+        return None, "not run"
+    rows = full[(full["set"] == cell.dataset.split(" (Fig.")[0]) & (full["row"] == cell.method)]
+    if not len(rows):
+        return None, "not run on this stand-in"
+    return rows["value"].iat[0], rows["note"].iat[0]
+
+
+def _image_full_shown(cell, ctx):
+    from ...tolerances import tolerance_for
+    from .image_readings import CONFIRMING
+
+    value, note = _image_full_value(cell, ctx)
+    if value is None or value != value:
+        text = f"not read ({note})"
+    else:
+        within = tolerance_for("nesvm", cell.metric).accepts(cell.published, value)
+        text = f"{value:.3g} ({'within' if within else 'outside'})"
+    return f"the full protocol (10 runs, 600 s cap) with NESVM under the {CONFIRMING}: {text}"
+
+
+def _image_full_closes(cell, ctx):
+    from ...tolerances import tolerance_for
+
+    value, _ = _image_full_value(cell, ctx)
+    return value is not None and value == value and \
+        tolerance_for("nesvm", cell.metric).accepts(cell.published, value)
 
 
 def _image_tried(cell, ctx):
@@ -131,7 +165,8 @@ def _image_readings_facts(cell, ctx):
         return f"{value:.3g} ({'within' if rule.accepts(cell.published, value) else 'outside'})"
 
     return {"cause": shown(CAUSE), "standin": rows["standin"].iat[0],
-            "others": "; ".join(f"{r} {shown(r)}" for r in rows.index if r != CAUSE)}
+            "others": "; ".join([f"{r} {shown(r)}" for r in rows.index if r != CAUSE]
+                                + [_image_full_shown(cell, ctx)])}
 
 
 def _image_cause_closes(cell, ctx):
@@ -166,15 +201,36 @@ _IMAGE_STEP_LENGTH, _IMAGE_READINGS_TRIED = _tested_cause(
     _image_readings_facts, holds="NESVM with L by power iteration makes the claim hold on the stand-in",
     fails="the readings were run on the claim's stand-in and L by power iteration leaves it failing")
 
-_IMAGE_NOT_SWEPT = Explanation(
-    reason="not explained, no reading tried: the readings of NESVM's settings were not swept on this "
-           "stand-in (skin: its NESVM fits take 23 s to beyond the 600 s cap in the protocol's run, hours "
-           "a sweep)",
-    evidence=_IMAGE_EVIDENCE,
-    when=lambda cell, ctx: ctx.get("image_readings") is not None and not _image_swept(cell, ctx),
-    condition="the sweep ran but not on this claim's stand-in", explained=False)
+_IMAGE_FULL_EVIDENCE = (_IMAGE_EVIDENCE + "; paper_tables/nesvm_images_relative_stop.csv "
+                        "(repro.papers.nesvm.image_readings --full)")
 
-_IMAGE_ENTRIES = (_IMAGE_STEP_LENGTH, _IMAGE_READINGS_TRIED, _IMAGE_NOT_SWEPT)
+# The stopping rule as printed, |F_mu(w_k+1) - F_mu(w_k)| < eps, is absolute
+# while F_mu grows with C n (../shared/notes/papers.md lists it as open). The
+# relative reading was not named as the cause before the sweep; it made one
+# claim hold there, and the full protocol was then run under it (issue 27: an
+# alternative that closes a gap is run on the full protocol). It explains a
+# claim only where that run makes it hold; it could fail, as it does on
+# every other claim.
+_IMAGE_STOP_RULE = Explanation(
+    reason="NESVM's stopping rule as printed, |F_mu(w_k+1) - F_mu(w_k)| < eps = 1e-3, is absolute while "
+           "F_mu grows with C n, so it asks ever more of NESVM as C grows; with the rule relative to F_mu "
+           "(a reading the sweep of NESVM's settings pointed to, then run on {full}), so the stopping "
+           "rule's reading accounts for the miss",
+    evidence=_IMAGE_FULL_EVIDENCE,
+    when=_image_full_closes,
+    condition="the full protocol's run with NESVM under the relative stopping rule makes the claim hold",
+    facts=lambda cell, ctx: {"full": _image_full_shown(cell, ctx)})
+
+_IMAGE_NOT_SWEPT = Explanation(
+    reason="not explained: the readings of NESVM's settings were not swept on this stand-in (skin: its "
+           "NESVM fits take 23 s to beyond the 600 s cap in the protocol's run, hours a sweep); "
+           "{full}",
+    evidence=_IMAGE_FULL_EVIDENCE,
+    when=lambda cell, ctx: ctx.get("image_readings") is not None and not _image_swept(cell, ctx),
+    condition="the sweep ran but not on this claim's stand-in", explained=False,
+    facts=lambda cell, ctx: {"full": _image_full_shown(cell, ctx)})
+
+_IMAGE_ENTRIES = (_IMAGE_STEP_LENGTH, _IMAGE_STOP_RULE, _IMAGE_READINGS_TRIED, _IMAGE_NOT_SWEPT)
 
 
 EXPLANATIONS = {
