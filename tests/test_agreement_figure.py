@@ -36,13 +36,17 @@ def test_one_point_per_row_with_both_numbers_and_no_empty_legend_entry(paper, ta
 
 
 def test_the_band_is_the_tolerance_rule_and_one_sided_rules_shade_a_half_plane():
-    frame = pd.DataFrame({"dataset": ["a", "b"], "method": ["m", "m"], "metric": ["accuracy_percent"] * 2,
-                          "published": [80.0, 90.0], "reproduced": [81.0, np.nan], "verdict": [OK, "not run"]})
-    fig = agreement_axes({"t": frame}, "gs_svm", "t")
+    frame = pd.DataFrame({"dataset": ["a", "b"], "method": ["m", "m"], "metric": ["alpha_times_nu"] * 2,
+                          "published": [1.9, 1.9], "reproduced": [1.9, np.nan], "verdict": [OK, "not run"]})
+    fig = agreement_axes({"t": frame}, "lsvm", "t")
     band = next(c for c in fig.axes[0].collections if c.get_label() == "accepted by the tolerance")
     ys = band.get_paths()[0].vertices[:, 1]
     xs = band.get_paths()[0].vertices[:, 0]
-    assert np.nanmax(ys - xs) == pytest.approx(3.0)  # gs_svm's "within 3 points"
+    assert np.nanmax(ys - xs) == pytest.approx(1e-12, rel=1e-3, abs=0)  # lsvm's "within 1e-12"
+    # a measured rule differs cell by cell (gs_svm's accuracy): no band
+    frame = frame.assign(metric="accuracy_percent", published=[80.0, 90.0], reproduced=[81.0, np.nan])
+    fig = agreement_axes({"t": frame}, "gs_svm", "t")
+    assert not [c for c in fig.axes[0].collections if c.get_label() == "accepted by the tolerance"]
     claim = pd.DataFrame({"dataset": ["s"], "method": ["NESVM"], "metric": ["n_train_pegasos_slower_up_to"],
                           "published": [10000.0], "reproduced": [0.0], "verdict": [MISS_UNEXPLAINED]})
     fig = agreement_axes({"nesvm_time": claim}, "nesvm", "t")

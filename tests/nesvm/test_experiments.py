@@ -632,3 +632,35 @@ def test_an_image_claims_miss_lists_the_readings_tried(cause_value, explained):
                             metric="image_c_fraction", published=1.0, reproduced=0.0)
     resolved = explain("nesvm_images", other, {"image_readings": tried})
     assert not resolved.explained and "not swept" in resolved.text
+
+
+@pytest.mark.parametrize("full_value,explained", [(1.0, True), (0.5, False), (None, False)])
+def test_the_stopping_rule_explains_an_image_claim_only_where_the_full_protocols_run_holds(full_value, explained):
+    """Issue 27: the relative stopping rule (image_readings.CONFIRMING) made a
+    claim hold in the sweep and was then run on the full protocol; a claim is
+    explained by it only where that run makes the claim hold, and every entry
+    says what that run gave (skin's too, which the sweep left out)."""
+    from types import SimpleNamespace
+
+    from repro.explanations import explain
+    from repro.papers.nesvm import image_readings as IR
+
+    row = {"claim": "nesvm_event_nesvm_fastest", "set": "event recognition", "row": "NESVM fastest at every C",
+           "standin": "event recognition (stand-in: digits)", "note": ""}
+    tried = pd.DataFrame([{**row, "reading": r, "value": 0.25} for r in IR.READINGS])
+    full = None if full_value is None else pd.DataFrame([{**row, "reading": IR.CONFIRMING, "value": full_value}])
+    cell = SimpleNamespace(dataset="event recognition (Fig. 10)", method="NESVM fastest at every C",
+                           metric="image_c_fraction", published=1.0, reproduced=0.0)
+    resolved = explain("nesvm_images", cell, {"image_readings": tried, "image_full": full})
+    assert resolved.explained is explained and resolved.holds
+    said = "not read (not run)" if full_value is None else f"{full_value:.3g} ({'within' if explained else 'outside'})"
+    assert f"the full protocol (10 runs, 600 s cap) with NESVM under the {IR.CONFIRMING}: {said}" in resolved.text
+    if explained:
+        assert "so the stopping rule's reading accounts for the miss" in resolved.text
+    # skin: not swept, but the full protocol's run reaches it
+    skin = {**row, "set": "scene recognition", "standin": "scene recognition (stand-in: skin)"}
+    other = SimpleNamespace(dataset="scene recognition (Fig. 11)", method="NESVM fastest at every C",
+                            metric="image_c_fraction", published=1.0, reproduced=0.0)
+    full_skin = pd.DataFrame([{**skin, "reading": IR.CONFIRMING, "value": 0.5}])
+    resolved = explain("nesvm_images", other, {"image_readings": tried, "image_full": full_skin})
+    assert not resolved.explained and "not swept" in resolved.text and "0.5 (outside)" in resolved.text
