@@ -270,13 +270,14 @@ def _time_lines(ax, rows: pd.DataFrame, x: str, colour: dict):
 
 def image_claims_comparison(records: pd.DataFrame, table_run,
                             readings_tried: pd.DataFrame | None = None,
-                            full_tried: pd.DataFrame | None = None) -> pd.DataFrame:
+                            full_tried: pd.DataFrame | None = None, shortfalls: dict | None = None) -> pd.DataFrame:
     """The image figures' claims (claims.IMAGE_CLAIMS), each judged on the
     records of the paper's set where it ran, else on its stand-in's (the
     verdict then says stand-in); a set run on part of the C grid is not judged.
     ``readings_tried``: image_readings.claims_under of the committed sweep (the
     explanations' context), or None; ``full_tried``: the same of the full
-    protocol's run under image_readings.CONFIRMING, or None."""
+    protocol's run under image_readings.CONFIRMING, or None; ``shortfalls``:
+    image_readings.shortfalls of that run."""
     values = published.claim_values(N.PAPER, IMAGE_CLAIMS)
     figure = {name: fig for name, (_, _, fig) in N.IMAGE_SETS.items()}
     label = {c: f"{of} ({figure[of]})" for c, (of, *_) in IMAGE_CLAIMS.items()}
@@ -307,7 +308,8 @@ def image_claims_comparison(records: pd.DataFrame, table_run,
     for c, (of, *_rest) in IMAGE_CLAIMS.items():
         status.setdefault(label[c], not_run("records"))
     out = compare(pub, cells, N.PAPER, "nesvm_images", status=status,
-                  context={"image_readings": readings_tried, "image_full": full_tried})
+                  context={"image_readings": readings_tried, "image_full": full_tried,
+                           "image_full_shortfalls": shortfalls or {}})
     for (dataset, method), why in untestable.items():
         out.loc[(out.dataset == dataset) & (out.method == method), "verdict"] = not_compared(why)
     out.insert(out.columns.get_loc("verdict") + 1, "claim", out["verdict"].map(claim_verdict))
@@ -336,7 +338,8 @@ def images(records: pd.DataFrame, table_run) -> TableOutput:
     tried = image_readings.claims_under(evidence) if evidence is not None else None
     full = image_readings.load_full_evidence() if table_run.scale == "full" else None
     full_tried = image_readings.claims_under(full) if full is not None else None
-    comparison = image_claims_comparison(records, table_run, tried, full_tried)
+    shortfalls = image_readings.shortfalls(full, records) if full is not None and len(records) else {}
+    comparison = image_claims_comparison(records, table_run, tried, full_tried, shortfalls)
     shown = records.copy()
     if len(shown):
         shown["cell"] = [f"> {c:g} (cap)" if capped else (f"{t:.3g}" if t == t else "")
@@ -370,9 +373,30 @@ def images(records: pd.DataFrame, table_run) -> TableOutput:
     if len(shown):
         parts.append("![time against C on the image sets](nesvm_images.png)\n")
     parts.append(image_readings_markdown(comparison, tried, full_tried))
+    if full is not None and len(records):
+        parts.append(_relative_stop_accuracy_markdown(full, records))
     out = pd.concat([comparison, sets, records], ignore_index=True) if len(records) else \
         pd.concat([comparison, sets], ignore_index=True)
     return TableOutput(out, "\n".join(filter(None, parts)), figures={"png": png_bytes(images_figure(records))})
+
+
+def _relative_stop_accuracy_markdown(full: pd.DataFrame, records: pd.DataFrame) -> str:
+    """NESVM's test accuracy on the full protocol's run under CONFIRMING beside
+    the protocol's NESVM and LIBSVM (the records), per (stand-in, C)."""
+    keys = ["dataset", "C"]
+    ours = full[full.method == "NESVM"][keys + ["test_accuracy"]].rename(
+        columns={"test_accuracy": f"NESVM, {image_readings.CONFIRMING}"})
+    for method in ("NESVM", "LIBSVM"):
+        theirs = records[records.method == method][keys + ["test_accuracy"]]
+        ours = ours.merge(theirs.rename(columns={"test_accuracy": f"{method}, the protocol"}), on=keys, how="left")
+    return to_markdown(ours.round(4), title=f"NESVM's test accuracy under the {image_readings.CONFIRMING} "
+                                            "(the full protocol's run)",
+                       notes="One fit per (set, C) under the reading, the model every timed run of it fits "
+                             f"({image_readings.FULL_EVIDENCE}); the protocol's columns from the records "
+                             "(empty where the fit reached the cap). A reading explains a timing claim only "
+                             "where NESVM's models under it are as accurate as the protocol's, within two "
+                             "binomial standard errors of the test set at every C "
+                             "(image_readings.shortfalls).")
 
 
 def image_readings_markdown(comparison: pd.DataFrame, tried: pd.DataFrame | None,
