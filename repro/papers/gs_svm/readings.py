@@ -17,7 +17,10 @@ without the step cap (the costly HM-SVM cells, CPU-hours):
 
     python -m repro.papers.gs_svm.readings --costly --jobs 2   # adds their rows to EVIDENCE
 
-(a cell already in EVIDENCE under that reading is not run again). The
+(a cell already in EVIDENCE under that reading is not run again). After the
+tolerance changes, ``--extend`` keeps the committed rows and sweeps only the
+unexplained cells they lack; every row is judged again by its cell's
+tolerance (``cell_rules``: split_spread.py's measurement). The
 page of Table 2 reads EVIDENCE where it exists (not a declared input of its
 rule, as uncapped.py's): per unexplained cell, each reading's value and
 whether the tolerance accepts it. A reading within the tolerance is shown,
@@ -91,11 +94,6 @@ def sweep(comparison: pd.DataFrame, records: pd.DataFrame, protocol=None, jobs: 
     ``costly``: instead, the cells above MAX_CELL_SECONDS under ``UNCAPPED``
     alone, where it applies (the whole protocol without HM-SVM's step cap: the
     test of the cap explanation, issue 27)."""
-    from types import SimpleNamespace
-
-    from ...tolerances import tolerance_for
-    from . import split_spread
-
     capped = records.groupby(["paper_dataset", "method"])["n_unconverged_problems"].sum()
     swept, left = targets(comparison, records)
     # the costly cells cheapest first: an interrupted run has the most cells done
@@ -106,12 +104,21 @@ def sweep(comparison: pd.DataFrame, records: pd.DataFrame, protocol=None, jobs: 
     if committed is not None:  # hours a cell: one committed is not run again
         kept = set(zip(*(committed[c] for c in R.KEY_COLUMNS)))
         tasks = [task for task in tasks if task not in kept]
-    # each cell judged by its measured tolerance (split_spread.py)
+    return R.sweep(tasks, partial(accuracy, protocol=protocol), comparison.set_index(["dataset", "method"]),
+                   cell_rules(records), "accuracy_percent", jobs, progress=progress)
+
+
+def cell_rules(records: pd.DataFrame):
+    """(dataset, method) -> the cell's accuracy tolerance as its page measures it
+    (split_spread.py, from the committed draws of the outer folds)."""
+    from types import SimpleNamespace
+
+    from ...tolerances import tolerance_for
+    from . import split_spread
+
     context = {"split_noise": split_spread.noise(split_spread.load_evidence(), records)}
     rule = tolerance_for(J.PAPER, "accuracy_percent")
-    return R.sweep(tasks, partial(accuracy, protocol=protocol), comparison.set_index(["dataset", "method"]),
-                   lambda d, m: rule.at(SimpleNamespace(dataset=d, method=m), context), "accuracy_percent",
-                   jobs, progress=progress)
+    return lambda dataset, method: rule.at(SimpleNamespace(dataset=dataset, method=method), context)
 
 
 def load_evidence(path: Path = EVIDENCE) -> pd.DataFrame | None:
@@ -131,14 +138,25 @@ def main(argv=None):
     parser.add_argument("--costly", action="store_true",
                         help=f"the cells above {MAX_CELL_SECONDS:g} CPU-seconds, under '{UNCAPPED}' only "
                              "(added to EVIDENCE's rows)")
+    parser.add_argument("--extend", action="store_true",
+                        help="keep the committed evidence's rows (not run again) and sweep only the "
+                             "unexplained cells it lacks (after a change of the tolerance)")
     args = parser.parse_args(argv)
     records = read_records(records_file("gs_svm_table2"), J.TABLE2_SCHEMA)
     comparison = pd.read_csv(Path("paper_tables") / "gs_svm_table2.csv")
     comparison = comparison[comparison.metric == "accuracy_percent"]
     progress = R.partial_path(EVIDENCE)
+    committed = load_evidence()
+    if args.extend and committed is not None and not progress.exists():
+        write_text_atomic(progress, committed.to_csv(index=False))  # as rows already finished
     rows = sweep(comparison, records, jobs=args.jobs, progress=progress, costly=args.costly)
-    if args.costly and EVIDENCE.exists():  # the cheap cells' rows stay; a cell run again is replaced
-        rows = pd.concat([load_evidence(), rows]).drop_duplicates(R.KEY_COLUMNS, keep="last")
+    if (args.costly or args.extend) and committed is not None:
+        # the committed rows stay (a cell that no longer misses keeps its rows); a cell run again is replaced
+        rows = pd.concat([committed, rows]).drop_duplicates(R.KEY_COLUMNS, keep="last")
+    # every row judged by its cell's tolerance now (kept rows were judged when they ran)
+    rule = cell_rules(records)
+    rows["within_tolerance"] = [bool(r is not None and r.accepts(p, v)) for r, p, v in zip(
+        map(rule, rows.dataset, rows.method), rows.published, rows.accuracy_percent)]
     write_text_atomic(EVIDENCE, rows.to_csv(index=False))
     progress.unlink(missing_ok=True)
 
