@@ -310,6 +310,25 @@ def select_method(X, y, outer, method: str, protocol: Protocol, hook: ScoreGrid 
                            protocol.inner_folds, inner_seed, progress, tie)
 
 
+def protocol_accuracy(dataset: str, method: str, change: dict, protocol: Protocol | None = None) -> float:
+    """Mean test accuracy (percent) of ``method`` on ``dataset`` over the outer
+    folds of Table 2's whole protocol (the full one by default) with the
+    changes of ``change``: feature_range, tie, log2_theta, inner_seed,
+    hm_max_iter (readings.py), outer_seed (split_spread.py)."""
+    protocol = protocol or PROTOCOLS["full"]
+    if "log2_theta" in change:
+        protocol = replace(protocol, log2_theta=change["log2_theta"])
+    X, y, _ = load_dense(dataset)
+    scores = []
+    for outer in outer_splits(y, protocol, change.get("outer_seed", OUTER_SEED)):
+        hook = ScoreGrid(method, protocol.working_set, change.get("hm_max_iter", HM_MAX_ITER),
+                         change.get("feature_range", (-1.0, 1.0)))
+        chosen = select_method(X, y, outer, method, protocol, hook, tie=change.get("tie", "first"),
+                               inner_seed=change.get("inner_seed", INNER_SEED))
+        scores.append(chosen.test_score)
+    return 100.0 * float(np.mean(scores))
+
+
 def load_dense(paper_name):
     X, y, info = datasets.load(our_name(paper_name), return_info=True)
     return (X.toarray() if sp.issparse(X) else X), y, info  # the UCI sets are small and dense

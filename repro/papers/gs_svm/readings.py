@@ -29,11 +29,9 @@ that closes one cell is a hypothesis to test on the others.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from ...experiments import readings as R
@@ -62,23 +60,10 @@ def _applies(reading: str, method: str, capped: int) -> bool:
     return "hm_max_iter" not in READINGS[reading] or (method == "HM-SVMs" and capped > 0)
 
 
-def accuracy(dataset: str, method: str, reading: str, protocol=None, readings=None) -> float:
+def accuracy(dataset: str, method: str, reading: str, protocol=None) -> float:
     """Mean test accuracy (percent) of ``method`` on ``dataset`` over the outer
-    folds of Table 2's protocol with the one change ``READINGS[reading]``
-    (``readings``: another such dict, e.g. split_spread.DRAWS)."""
-    change = (readings or READINGS)[reading]
-    protocol = protocol or J.PROTOCOLS["full"]
-    if "log2_theta" in change:
-        protocol = replace(protocol, log2_theta=change["log2_theta"])
-    X, y, _ = J.load_dense(dataset)
-    scores = []
-    for outer in J.outer_splits(y, protocol, change.get("outer_seed", J.OUTER_SEED)):
-        hook = J.ScoreGrid(method, protocol.working_set, change.get("hm_max_iter", J.HM_MAX_ITER),
-                           change.get("feature_range", (-1.0, 1.0)))
-        chosen = J.select_method(X, y, outer, method, protocol, hook, tie=change.get("tie", "first"),
-                                 inner_seed=change.get("inner_seed", J.INNER_SEED))
-        scores.append(chosen.test_score)
-    return 100.0 * float(np.mean(scores))
+    folds of Table 2's protocol with the one change ``READINGS[reading]``."""
+    return J.protocol_accuracy(dataset, method, READINGS[reading], protocol)
 
 
 def targets(comparison: pd.DataFrame, records: pd.DataFrame) -> tuple[list, list]:
