@@ -182,8 +182,8 @@ def test_each_paper_files_its_own_rules_and_entries_once(monkeypatch):
     monkeypatch.setattr(tolerances, "TOLERANCES", {})
     with pytest.raises(LookupError, match="no tolerances filed for 'gs_svm'"):
         tolerances.tolerance_for("gs_svm", "kernel_evals_1e6")
-    entry = explanations.EXPLANATIONS[("gs_svm_table2", "Glass", "SVMs")]
+    entry = explanations.EXPLANATIONS[("gs_svm_table2", "Iris", "HM-SVMs")]
     with pytest.raises(ValueError, match="registered twice"):
-        explanations.register("gs_svm", {("gs_svm_table2", "Glass", "SVMs"): entry})
+        explanations.register("gs_svm", {("gs_svm_table2", "Iris", "HM-SVMs"): entry})
     with pytest.raises(ValueError, match="another paper"):
         explanations.register("ldm", {("gs_svm_table2", "Iris", "SVMs"): entry})

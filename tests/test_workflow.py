@@ -141,7 +141,10 @@ def test_quick_table_runs_through_the_generic_scripts(data_env, tmp_path):
     import pandas as pd
 
     table = pd.read_csv(tmp_path / "results" / "quick" / "paper_tables" / "gs_svm_table2.csv").set_index(["dataset", "method"])
-    assert table.loc[("Iris", "SVMs"), "verdict"] == "ok"
+    # its tolerance is measured on the full protocol (split_spread.py): the quick
+    # scale's cells are shown beside the paper's without a judgement
+    assert table.loc[("Iris", "SVMs"), "verdict"] == "no tolerance"
+    assert pd.notna(table.loc[("Iris", "SVMs"), "reproduced"])
     assert table.loc[("Wine", "SVMs"), "verdict"] == "not run (skipped by config)"
     assert table.loc[("German", "SVMs"), "verdict"] == "not run (left out of this scale)"
     quick = tmp_path / "results" / "quick" / "paper_tables"
