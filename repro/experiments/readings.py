@@ -45,14 +45,16 @@ def targets(comparison: pd.DataFrame, records: pd.DataFrame, max_seconds: float,
     return swept, left
 
 
-def _timed(run: Callable, task: tuple) -> tuple[float, float]:
+def _timed(run: Callable, task: tuple) -> tuple[float, float, dict]:
     start = time.perf_counter()
-    value = run(*task)
-    return float(value), time.perf_counter() - start
+    result = run(*task)
+    # a run may return (value, {detail column: value}): how the value was obtained
+    value, details = result if isinstance(result, tuple) else (result, {})
+    return float(value), time.perf_counter() - start, details
 
 
-def _row(task: tuple, value: float, seconds: float, cells: pd.DataFrame, rule, value_column: str,
-         extra: dict | None) -> dict:
+def _row(task: tuple, value: float, seconds: float, details: dict, cells: pd.DataFrame, rule,
+         value_column: str, extra: dict | None) -> dict:
     dataset, method, reading = task
     if callable(rule):  # a rule per cell: (dataset, method) -> Tolerance
         rule = rule(dataset, method)
@@ -64,7 +66,7 @@ def _row(task: tuple, value: float, seconds: float, cells: pd.DataFrame, rule, v
             "published": published, "protocol_value": ours,
             # a cell without a measured tolerance (rule None) is judged by none: not within
             "within_tolerance": bool(rule is not None and rule.accepts(published, value)),
-            "seconds": seconds, **(extra or {})}
+            "seconds": seconds, **(extra or {}), **details}
 
 
 def partial_path(evidence: Path) -> Path:
@@ -74,14 +76,17 @@ def partial_path(evidence: Path) -> Path:
 
 
 def sweep(tasks: Iterable[tuple], run: Callable, cells: pd.DataFrame, rule, value_column: str,
-          jobs: int = 1, extra: dict | None = None, progress: Path | None = None) -> pd.DataFrame:
+          jobs: int = 1, extra: dict | None = None, progress: Path | None = None,
+          detail_columns: tuple = ()) -> pd.DataFrame:
     """Run every ``(dataset, method, reading)`` of ``tasks`` through ``run``
     (a picklable module-level function when ``jobs > 1``: each task in a worker
     process), beside the cell's published and reproduced values from
     ``cells`` (a comparison table indexed by dataset and method) and whether
     ``rule`` (a Tolerance, or a function of (dataset, method) giving the
     cell's) accepts the reading's value. ``extra``: constant
-    columns appended to every row (e.g. the profile that was run).
+    columns appended to every row (e.g. the profile that was run);
+    ``detail_columns``: the columns of the dict that ``run`` returns beside
+    its value, as ``(value, details)`` (e.g. what a projected value rests on).
 
     ``progress``: a CSV file that every finished row is written to at once
     (atomically), so that a sweep of hours that is interrupted resumes: the
@@ -90,7 +95,7 @@ def sweep(tasks: Iterable[tuple], run: Callable, cells: pd.DataFrame, rule, valu
     from .._io import write_text_atomic
 
     tasks = [tuple(task) for task in tasks]
-    columns = KEY_COLUMNS + [value_column] + TAIL_COLUMNS + list(extra or {})
+    columns = KEY_COLUMNS + [value_column] + TAIL_COLUMNS + list(extra or {}) + list(detail_columns)
     done: dict[tuple, dict] = {}
     if progress is not None and Path(progress).exists():
         kept = pd.read_csv(progress)

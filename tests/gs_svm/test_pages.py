@@ -250,3 +250,46 @@ def test_the_c_grid_explains_an_smo_count_only_where_one_fitted_grid_closes_it()
     out = pages.table1(_table1_records(shapes), FULL).csv.set_index(["dataset", "method"])
     assert out.loc[("Adult-7", "SMO-1"), "verdict"] == "miss (unexplained) (stand-in)"
     assert "not all within the tolerance" in out.loc[("Adult-7", "SMO-1"), "why"]
+
+
+def test_the_cheap_profile_projects_a_cell_from_its_folds_and_sends_closers_to_the_whole_protocol(
+        data_env, monkeypatch):
+    """repro.papers.gs_svm.readings --folds: a costly cell under a reading on
+    a few outer folds, paired with the committed records of the same folds.
+    A reading that changes nothing projects the committed cell exactly; one
+    that changes the folds moves the projection by its mean change there. A
+    projection within the tolerance is a closer (run on the whole protocol)
+    until a whole-protocol row of it exists; the page marks a projection."""
+    from repro.papers.gs_svm import readings
+
+    tiny = GS.PROTOCOLS["tiny"]
+    records = pd.concat([GS.run_cv_fold(tiny, "Iris", fold, ["GS-SVMs"]) for fold in range(tiny.outer_folds)])
+    cell = 100 * records.test_accuracy.mean()
+    monkeypatch.setitem(readings.READINGS, "the protocol's theta grid", {"log2_theta": tiny.log2_theta})
+    value, details = readings.projected_accuracy("Iris", "GS-SVMs", "the protocol's theta grid", records,
+                                                 tiny, folds=(0,))
+    assert value == pytest.approx(cell, abs=1e-12)
+    assert details["folds_value"] == pytest.approx(100 * records.test_accuracy.iloc[0], abs=1e-12)
+    shifted = records.assign(test_accuracy=records.test_accuracy - (records.split_index == 0) * 0.03)
+    value, details = readings.projected_accuracy("Iris", "GS-SVMs", "the protocol's theta grid", shifted,
+                                                 tiny, folds=(0,))
+    # fold 0 recorded 3 points lower than the run gives: the cell moves by +3 over the shifted one
+    assert value == pytest.approx(100 * shifted.test_accuracy.mean() + 3.0, abs=1e-9)
+    with pytest.raises(ValueError, match="lack outer folds"):
+        readings.projected_accuracy("Iris", "GS-SVMs", "the protocol's theta grid", records, tiny, folds=(7,))
+
+    row = {"dataset": "Page", "method": "SVMs", "published": 96.93, "protocol_value": 96.69, "seconds": 1.0}
+    evidence = pd.DataFrame([
+        {**row, "reading": "scaled to [0, 1]", "accuracy_percent": 96.90, "within_tolerance": True,
+         "outer_folds": "0 1"},
+        {**row, "reading": "ties to the last best point", "accuracy_percent": 96.60, "within_tolerance": False,
+         "outer_folds": "0 1"}])
+    assert readings.closers(evidence) == [("Page", "SVMs", "scaled to [0, 1]")]
+    whole = pd.DataFrame([{**row, "reading": "scaled to [0, 1]", "accuracy_percent": 96.70,
+                           "within_tolerance": False, "outer_folds": readings.WHOLE}])
+    assert readings.closers(pd.concat([evidence, whole])) == []
+    comparison = pd.DataFrame({"dataset": ["Page"], "method": ["SVMs"], "metric": "accuracy_percent",
+                               "published": [96.93], "reproduced": [96.69], "verdict": "miss (unexplained)"})
+    md = pages._readings_markdown(comparison, records.assign(paper_dataset="Page", method="SVMs", seconds=100.0),
+                                  pd.concat([evidence, whole]), {("Page", "SVMs"): 0.18})
+    assert "scaled to [0, 1] (projected from outer folds 0 1) 96.90 (within); scaled to [0, 1] 96.70 (outside)" in md

@@ -310,17 +310,21 @@ def select_method(X, y, outer, method: str, protocol: Protocol, hook: ScoreGrid 
                            protocol.inner_folds, inner_seed, progress, tie)
 
 
-def protocol_accuracy(dataset: str, method: str, change: dict, protocol: Protocol | None = None) -> float:
+def protocol_accuracy(dataset: str, method: str, change: dict, protocol: Protocol | None = None,
+                      folds=None) -> float:
     """Mean test accuracy (percent) of ``method`` on ``dataset`` over the outer
     folds of Table 2's whole protocol (the full one by default) with the
     changes of ``change``: feature_range, tie, log2_theta, inner_seed,
-    hm_max_iter (readings.py), outer_seed (split_spread.py)."""
+    hm_max_iter (readings.py), outer_seed (split_spread.py). ``folds``: the
+    indices of the outer folds to run (default all; readings.py's cheap
+    profile runs a few)."""
     protocol = protocol or PROTOCOLS["full"]
     if "log2_theta" in change:
         protocol = replace(protocol, log2_theta=change["log2_theta"])
     X, y, _ = load_dense(dataset)
+    splits = outer_splits(y, protocol, change.get("outer_seed", OUTER_SEED))
     scores = []
-    for outer in outer_splits(y, protocol, change.get("outer_seed", OUTER_SEED)):
+    for outer in (splits if folds is None else [splits[i] for i in folds]):
         hook = ScoreGrid(method, protocol.working_set, change.get("hm_max_iter", HM_MAX_ITER),
                          change.get("feature_range", (-1.0, 1.0)))
         chosen = select_method(X, y, outer, method, protocol, hook, tie=change.get("tie", "first"),

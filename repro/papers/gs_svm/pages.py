@@ -173,6 +173,14 @@ def _readings_markdown(comparison: pd.DataFrame, records: pd.DataFrame, evidence
     swept, left = readings.targets(comparison[comparison.metric == "accuracy_percent"], records)
     if not swept and not left:
         return ""
+    if evidence is not None and "outer_folds" in evidence:  # a profile's row says it is a projection
+        profile = evidence.outer_folds.fillna(readings.WHOLE) != readings.WHOLE
+        # each reading's projection, then its whole-protocol run where one was made
+        order = {reading: i for i, reading in enumerate(dict.fromkeys(evidence.reading))}
+        evidence = (evidence.assign(_order=evidence.reading.map(order), _whole=~profile)
+                    .sort_values(["_order", "_whole"], kind="stable"))
+        evidence = evidence.assign(reading=evidence.reading.where(
+            evidence._whole, evidence.reading + " (projected from outer folds " + evidence.outer_folds + ")"))
     rows = []
     for dataset, method, seconds in swept + left:
         cell_rule = rule.at(SimpleNamespace(dataset=dataset, method=method), {"split_noise": noise})
@@ -192,7 +200,11 @@ def _readings_markdown(comparison: pd.DataFrame, records: pd.DataFrame, evidence
                              "on the cells whose committed records cost at most "
                              f"{readings.MAX_CELL_SECONDS:g} CPU-seconds, and on the costlier HM-SVM cells "
                              "under the uncapped reading alone (--costly; a cell not yet run there says so). "
-                             "A reading within the tolerance is "
+                             "The costlier cells get the other readings on a cheap profile (--folds): outer "
+                             f"folds {', '.join(map(str, readings.PROFILE_FOLDS))} only, paired with the "
+                             "committed records of the same folds, the cell projected as ours plus the "
+                             "reading's mean change there; a projection within the tolerance is run on the "
+                             "whole protocol, whose value is listed after it. A reading within the tolerance is "
                              "shown, not taken as the cause: the table keeps the protocol's reading.")
 
 
