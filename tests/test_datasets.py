@@ -51,7 +51,7 @@ def _check_types(X, y):
 # ---------------------------------------------------------------- registry
 def test_registry_names_cover_the_papers():
     ldm = D.paper_datasets("ldm")
-    assert len(ldm) == 33, sorted(ldm)  # Table 1: 20 regular + 12 large; haberman-onehot (Tables 2-3)
+    assert len(ldm) == 36, sorted(ldm)  # Table 1: 20 regular + 12 large; haberman-onehot, heart-f9, wdbc-f14, colic-f13 (Tables 2-3)
     assert ldm["haberman-onehot"] == "haberman-onehot"
     assert set(ldm) >= {"promoters", "colic.ORIG", "austra", "australian", "adult-a", "kdd2010"}
     gs = D.paper_datasets("gs_svm")

@@ -25,6 +25,7 @@ GOLDEN = {
     "clean1/train": ((476, 166), "<i8", "95e7b38177932feaf39bb8e0d95f7e9b", "0f4bcf932b96ad8544052d8e5a3287fa", "6e77af943b81a55e"),
     "colic.orig/train": ((300, 27), "<i8", "01fee37e46ca008d5959b456b7dd9585", "263f487374d587b238f99a90717a28e1", "c301c384aa504a1d"),
     "colic/train": ((300, 22), "<i8", "5b58986f3cd9efc9834a1235cca5d464", "263f487374d587b238f99a90717a28e1", "ac04ac021a35f15b"),
+    "colic-f13/train": ((300, 22), "<i8", "5b58986f3cd9efc9834a1235cca5d464", "263f487374d587b238f99a90717a28e1", "ac04ac021a35f15b"),  # the file of "colic", parsed alike
     "credit-a/train": ((653, 15), "<U1", "4689c672b5319377d75f0cccf5ec0987", "81c258ab8b042e06900ec4a11a8210f9", "4fca3312eebc96e0"),
     "diabetes/train": ((768, 8), "<i8", "db6367d8ed67a9f06f9276bd075617c0", "674f29adcee3e7d8b6299b21744fd0d8", "d717cc14822d009c"),
     "german/train": ((1000, 20), "<i8", "99cc20ddea979d703df605be78e6995e", "7bc15e9906d6032c53ff24dab3217d2e", "8a88d535a7f58596"),
@@ -51,6 +52,7 @@ GOLDEN = {
     "vowel/test": ((462, 10), "<i8", "0dc757434c40d5a76115069632570a83", "8246fa72de6dbeddaf5a45678a61ad82", "e2e68fae36eb3992"),
     "vowel/train": ((528, 10), "<i8", "7249d056b0dd67f7381f4f6055d3ce26", "af1666a316d97c58e8af5610076916b9", "e2e68fae36eb3992"),
     "wdbc/train": ((569, 30), "<U1", "6b202a2072f9a0385f405a8f8605b1b0", "2fca739396a3ddd448411109c871df0a", "3129b7c46a64b8e0"),
+    "wdbc-f14/train": ((569, 30), "<U1", "6b202a2072f9a0385f405a8f8605b1b0", "2fca739396a3ddd448411109c871df0a", "3129b7c46a64b8e0"),  # the file of "wdbc", parsed alike
     "wine/train": ((178, 13), "<i8", "8edcf3903afd97c64d51e0212eb10b21", "00e935c2c4b39403e66823a146c71b65", "1e25270f2cafea7b"),
     "zoo/train": ((101, 16), "<U13", "ee920001dc3e9eb12308f0f0ff28d829", "e541acdecc25951a12165861b2e29996", "ed9deaf7b838da53"),
 }
@@ -210,6 +212,29 @@ def test_coded_cell_outside_its_declared_codes_is_refused(data_env, tmp_path, na
     p = tmp_path / Path(rel).name
     p.write_text("\n".join(lines))
     _refused(p, REGISTRY[name].tabular, 10, f"column {col}: '{new}' is not one of its declared values")
+
+
+@pytest.mark.parametrize("name", ["heart-f9", "wdbc-f14", "colic-f13"])
+def test_a_selected_version_keeps_the_features_of_largest_f_statistic(data_env, name):
+    """LDM's Table 1 dimensions for heart, wdbc and colic (issue 27): the
+    registry's declared columns are the k features of largest ANOVA F
+    statistic of the base set (recomputed here), and the variant is the base
+    set's rows and labels on those columns."""
+    from sklearn.feature_selection import f_classif
+
+    from repro import datasets
+
+    spec = REGISTRY[name]
+    base = name.rsplit("-f", 1)[0]
+    X, y = datasets.load(base)
+    Xs, ys = datasets.load(name)
+    k = len(spec.columns)
+    assert k == int(name.rsplit("-f", 1)[1]) == Xs.shape[1]
+    F, _ = f_classif(X, y)
+    assert sorted(np.argsort(-F, kind="stable")[:k].tolist()) == list(spec.columns)
+    assert F[list(spec.columns)].min() > np.delete(F, spec.columns).max()  # no tie at the cut
+    np.testing.assert_array_equal(Xs, X[:, list(spec.columns)])
+    np.testing.assert_array_equal(ys, y)
 
 
 def test_haberman_onehot_is_haberman_with_its_year_one_hot(data_env):

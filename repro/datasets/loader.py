@@ -196,6 +196,9 @@ def _parse(spec: DatasetSpec, split: str, got):
     else:
         uniq = list(dict.fromkeys(got))  # a split-column file is listed under each split
         X, y, _ = read_table(uniq, spec.tabular, split)
+    if spec.columns is not None:  # a declared selection of the parsed features
+        X = X[:, list(spec.columns)]
+        X = X.tocsr() if sp.issparse(X) else np.ascontiguousarray(X)
     _MEMO[key] = (X, y)
     while len(_MEMO) > _MEMO_SIZE:
         _MEMO.popitem(last=False)

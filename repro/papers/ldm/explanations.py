@@ -121,12 +121,13 @@ def _ldm_encoding_facts(cell, ctx):
 _ENCODING_EVIDENCE = ("the encoding's row of this table (repro.papers.ldm.jobs.ENCODINGS names it) and its "
                       "registry entry (how it is built)")
 
-# A tested cause (issue 27): the same cell run on an encoding of the same rows
+# A tested cause (issue 27): the same cell run on a version of the same rows
 # with Table 1's size comes within the tolerance.
 _LDM_ENCODING_EXPLAINS = Explanation(
-    reason="our set is {ours_text}, the paper's {paper_text} (Table 1); on the encoding of the same rows "
-           "with the paper's size ({variant}, {size}: same partitions) the cell is {value:.3f}, within the "
-           "tolerance of the published value: the encoding accounts for the miss",
+    reason="our set is {ours_text}, the paper's {paper_text} (Table 1); on a version of the same rows "
+           "with the paper's dimension ({variant}, {size}, built as its registry entry says: same "
+           "partitions) the cell is {value:.3f}, within the tolerance of the published value: the data's "
+           "version accounts for the miss",
     evidence=_ENCODING_EVIDENCE,
     when=lambda cell, ctx: _ldm_encoding_facts(cell, ctx)["accepted"],
     condition="the cell on the encoding with Table 1's size is within the tolerance",
@@ -134,10 +135,10 @@ _LDM_ENCODING_EXPLAINS = Explanation(
 
 # The same test, come out the other way: a finding, not an explanation.
 _LDM_ENCODING_TESTED = Explanation(
-    reason="our set is {ours_text}, the paper's {paper_text} (Table 1); tested on the encoding of the same "
-           "rows with the paper's size ({variant}, {size}: same partitions), the cell is {value:.3f}, "
-           "still outside the tolerance ({closer_text} the published value): the encoding does not "
-           "account for the miss",
+    reason="our set is {ours_text}, the paper's {paper_text} (Table 1); tested on a version of the same "
+           "rows with the paper's dimension ({variant}, {size}, built as its registry entry says: same "
+           "partitions), the cell is {value:.3f}, still outside the tolerance ({closer_text} the published "
+           "value): that version does not account for the miss",
     evidence=_ENCODING_EVIDENCE,
     when=lambda cell, ctx: (lambda f: f["tested"] and not f["accepted"])(_ldm_encoding_facts(cell, ctx)),
     condition="the cell was run on an encoding with Table 1's size, and missed there too",
