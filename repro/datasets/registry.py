@@ -417,7 +417,8 @@ _add(name="heart", title="Statlog heart", format="libsvm",
      papers=(PaperRef("gs_svm", "Table 2", "Heart", 270, 13, 2),
              PaperRef("ldm", "Table 1", "heart", 270, 9,
                       note="LDM states 9 features; Statlog heart has 13 and no public "
-                           "version with 9 is known: we keep 13")),
+                           "version with 9 is known: we keep 13, and run the 9 of largest F "
+                           "statistic beside this row as 'heart-f9'")),
      splits=(("train", (mirror_file("libsvm/heart", LIBSVM + "binary/heart"),)),),
      expected=(("train", Expect(270, 13, _c(**{"-1": 150, "1": 120}))),), n_features=13,
      source_note=("LIBSVM 'heart' (unscaled); UCI statlog heart.dat is not in the mirror. "
@@ -744,7 +745,8 @@ _add(name="wdbc", title="Wisconsin diagnostic breast cancer (UCI)", format="uci"
      papers=(PaperRef("gs_svm", "Table 2", "WDBC", 569, 30, 2),
              PaperRef("ldm", "Table 1", "wdbc", 569, 14,
                       note="LDM states 14 features; WDBC has 30 (10 measurements x mean, "
-                           "se, worst); no 14-dim version is known: we keep 30")),
+                           "se, worst); no 14-dim version is known: we keep 30, and run the 14 "
+                           "of largest F statistic beside this row as 'wdbc-f14'")),
      splits=(("train", (mirror_file("uci/wdbc.data", UCI + "breast-cancer-wisconsin/wdbc.data"),)),),
      tabular=Tabular(label=1, drop=(0,), classes=("B", "M")),
      expected=(("train", Expect(569, 30, _c(B=357, M=212))),),
@@ -800,7 +802,8 @@ _add(name="colic", title="Horse colic (UCI horse-colic.data, Weka 'colic' attrib
      papers=(PaperRef("ldm", "Table 1", "colic", 188, 13,
                       note="LDM's 188 x 13 cannot be rebuilt: horse-colic.test (68 rows) is "
                            "missing here and no column subset of the 300 training rows gives "
-                           "188 complete rows with 13 attributes"),),
+                           "188 complete rows with 13 attributes; the 13 attributes of largest F "
+                           "statistic run beside this row as 'colic-f13'"),),
      splits=(("train", (mirror_file("uci/horse-colic.data", UCI + "horse-colic/horse-colic.data"),)),),
      tabular=Tabular(reader="ws", label=23, drop=(2, 24, 25, 26, 27), missing="impute",
                      coded=_COLIC_CAT, levels=_COLIC_LEVELS, classes=("1", "2")),
