@@ -293,3 +293,7 @@ def test_the_cheap_profile_projects_a_cell_from_its_folds_and_sends_closers_to_t
     md = pages._readings_markdown(comparison, records.assign(paper_dataset="Page", method="SVMs", seconds=100.0),
                                   pd.concat([evidence, whole]), {("Page", "SVMs"): 0.18})
     assert "scaled to [0, 1] (projected from outer folds 0 1) 96.90 (within); scaled to [0, 1] 96.70 (outside)" in md
+    # a projection within whose whole-protocol run is still to come says so
+    md = pages._readings_markdown(comparison, records.assign(paper_dataset="Page", method="SVMs", seconds=100.0),
+                                  evidence, {("Page", "SVMs"): 0.18})
+    assert "scaled to [0, 1] (projected from outer folds 0 1; the whole protocol not run yet) 96.90 (within)" in md

@@ -174,13 +174,16 @@ def _readings_markdown(comparison: pd.DataFrame, records: pd.DataFrame, evidence
     if not swept and not left:
         return ""
     if evidence is not None and "outer_folds" in evidence:  # a profile's row says it is a projection
-        profile = evidence.outer_folds.fillna(readings.WHOLE) != readings.WHOLE
+        evidence = evidence.assign(outer_folds=evidence.outer_folds.replace("", readings.WHOLE))
+        pending = set(readings.closers(evidence))  # within on the profile, the whole protocol still to run
+        profile = evidence.outer_folds != readings.WHOLE
         # each reading's projection, then its whole-protocol run where one was made
         order = {reading: i for i, reading in enumerate(dict.fromkeys(evidence.reading))}
         evidence = (evidence.assign(_order=evidence.reading.map(order), _whole=~profile)
                     .sort_values(["_order", "_whole"], kind="stable"))
-        evidence = evidence.assign(reading=evidence.reading.where(
-            evidence._whole, evidence.reading + " (projected from outer folds " + evidence.outer_folds + ")"))
+        label = [f"{r} (projected from outer folds {f}{'; the whole protocol not run yet' if (d, m, r) in pending else ''})"
+                 for d, m, r, f in zip(evidence.dataset, evidence.method, evidence.reading, evidence.outer_folds)]
+        evidence = evidence.assign(reading=evidence.reading.where(evidence._whole, label))
     rows = []
     for dataset, method, seconds in swept + left:
         cell_rule = rule.at(SimpleNamespace(dataset=dataset, method=method), {"split_noise": noise})

@@ -195,6 +195,9 @@ def main(argv=None):
                         help=f"the cells above {MAX_CELL_SECONDS:g} CPU-seconds under the other readings on "
                              f"outer folds {_folds_label(PROFILE_FOLDS)} (projected); a projection within "
                              "the tolerance is then run on the whole protocol (added to EVIDENCE's rows)")
+    parser.add_argument("--merge", nargs="+", metavar="CSV",
+                        help="add the finished rows of these files (a sweep's progress file, "
+                             f"{R.partial_path(EVIDENCE).name}, after it was stopped) to EVIDENCE, judged again")
     args = parser.parse_args(argv)
     records = read_records(records_file("gs_svm_table2"), J.TABLE2_SCHEMA)
     comparison = pd.read_csv(Path("paper_tables") / "gs_svm_table2.csv")
@@ -206,25 +209,35 @@ def main(argv=None):
         whole = committed[committed.outer_folds == WHOLE]
         write_text_atomic(progress, whole[R.KEY_COLUMNS + ["accuracy_percent"] + R.TAIL_COLUMNS
                                           + ["outer_folds"]].to_csv(index=False))
+    if args.merge:  # finished rows of other runs (e.g. an interrupted sweep's progress file)
+        rows = merge(committed, *(pd.read_csv(f, dtype={"outer_folds": str}) for f in args.merge),
+                     records=records)
+        write_text_atomic(EVIDENCE, rows.to_csv(index=False))
+        return
     rows = sweep(comparison, records, jobs=args.jobs, progress=progress, costly=args.costly,
                  folds=PROFILE_FOLDS if args.folds else None)
-    if (args.costly or args.extend or args.folds) and committed is not None:
-        # the committed rows stay (a cell that no longer misses keeps its rows); a cell run again is replaced
-        rows = pd.concat([committed, rows]).drop_duplicates(R.KEY_COLUMNS + ["outer_folds"], keep="last")
+    keep = committed if (args.costly or args.extend or args.folds) else None
+    rows = merge(keep, rows, records=records)
     if args.folds:  # a projection within the tolerance: the whole protocol decides
-        rules = cell_rules(records)
-        rows["within_tolerance"] = [bool(r is not None and r.accepts(p, v)) for r, p, v in zip(
-            map(rules, rows.dataset, rows.method), rows.published, rows.accuracy_percent)]
         write_text_atomic(EVIDENCE, rows.to_csv(index=False))  # the profile's rows are kept if this stops
         progress.unlink(missing_ok=True)
         whole = sweep(comparison, records, jobs=args.jobs, progress=progress, tasks=closers(rows))
-        rows = pd.concat([rows, whole]).drop_duplicates(R.KEY_COLUMNS + ["outer_folds"], keep="last")
-    # every row judged by its cell's tolerance now (kept rows were judged when they ran)
+        rows = merge(rows, whole, records=records)
+    write_text_atomic(EVIDENCE, rows.to_csv(index=False))
+    progress.unlink(missing_ok=True)
+
+
+def merge(committed: pd.DataFrame | None, *new: pd.DataFrame, records: pd.DataFrame) -> pd.DataFrame:
+    """The committed rows with the new ones (a (cell, reading, outer folds) run
+    again replaces its row; a cell that no longer misses keeps its rows), every
+    row judged by its cell's tolerance now (kept rows were judged when they ran)."""
+    frames = [f.assign(outer_folds=f["outer_folds"].fillna(WHOLE).replace("", WHOLE) if "outer_folds" in f else WHOLE)
+              for f in (committed, *new) if f is not None]
+    rows = pd.concat(frames, ignore_index=True).drop_duplicates(R.KEY_COLUMNS + ["outer_folds"], keep="last")
     rule = cell_rules(records)
     rows["within_tolerance"] = [bool(r is not None and r.accepts(p, v)) for r, p, v in zip(
         map(rule, rows.dataset, rows.method), rows.published, rows.accuracy_percent)]
-    write_text_atomic(EVIDENCE, rows.to_csv(index=False))
-    progress.unlink(missing_ok=True)
+    return rows.reset_index(drop=True)
 
 
 if __name__ == "__main__":
