@@ -167,6 +167,19 @@ def cell_rules(table: str, comparison: pd.DataFrame):
     return lambda dataset, method: rule.at(SimpleNamespace(dataset=dataset, method=method), noise)
 
 
+def merge(table: str, comparison: pd.DataFrame, committed: pd.DataFrame | None,
+          rows: pd.DataFrame) -> pd.DataFrame:
+    """The committed rows with the new ones (a (cell, reading) run again
+    replaces its row; a cell that no longer misses, e.g. explained since,
+    keeps its rows), every row judged by its cell's tolerance now."""
+    rows = pd.concat([f for f in (committed, rows) if f is not None], ignore_index=True)
+    rows = rows.drop_duplicates(R.KEY_COLUMNS, keep="last").reset_index(drop=True)
+    rule = cell_rules(table, comparison)
+    rows["within_tolerance"] = [bool(r is not None and r.accepts(p, v)) for r, p, v in zip(
+        map(rule, rows.dataset, rows.method), rows.published, rows.accuracy)]
+    return rows
+
+
 def load_evidence(table: str) -> pd.DataFrame | None:
     """The committed sweep of ``table`` ('table2', 'table3'), or None where it was not run."""
     return R.load_evidence(EVIDENCE[table])
@@ -190,11 +203,9 @@ def main(argv=None):
     progress = R.partial_path(EVIDENCE[args.table])
     if args.extend and EVIDENCE[args.table].exists() and not progress.exists():
         write_text_atomic(progress, EVIDENCE[args.table].read_text())  # as rows already finished
-    evidence = sweep(args.table, comparison, records, args.jobs, progress=progress)
-    # every row judged by its cell's tolerance now (kept rows were judged when they ran)
-    rule = cell_rules(args.table, comparison)
-    evidence["within_tolerance"] = [bool(r is not None and r.accepts(p, v)) for r, p, v in zip(
-        map(rule, evidence.dataset, evidence.method), evidence.published, evidence.accuracy)]
+    committed = load_evidence(args.table) if args.extend else None
+    evidence = merge(args.table, comparison, committed, sweep(args.table, comparison, records, args.jobs,
+                                                              progress=progress))
     write_text_atomic(EVIDENCE[args.table], evidence.to_csv(index=False))
     progress.unlink(missing_ok=True)
 
