@@ -84,3 +84,22 @@ def test_sweep_rows_and_the_page(data_env, monkeypatch):
     text = tried.iloc[0]["readings tried (value, tolerance)"]
     assert text.startswith(f"MAMC without the bias {serial.accuracy[0]:.3f} (")
     assert "; scaled to [-1, 1] " in text
+
+
+def test_extend_keeps_the_committed_rows_and_replaces_a_row_run_again(monkeypatch):
+    """--extend: the committed rows stay (those of a cell explained since
+    included), a (cell, reading) run again replaces its row, and every row
+    is judged again by its cell's tolerance."""
+    from pathlib import Path
+
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    comparison = pd.read_csv(Path("paper_tables") / "ldm_table2.csv")
+    committed = LR.load_evidence("table2")
+    again = committed.iloc[[0]].assign(accuracy=committed.published.iloc[0], within_tolerance=False)
+    out = LR.merge("table2", comparison, committed, again)
+    assert len(out) == len(committed)
+    key = tuple(committed.iloc[0][R.KEY_COLUMNS])
+    row = out.set_index(R.KEY_COLUMNS).loc[key]
+    assert row.accuracy == committed.published.iloc[0] and bool(row.within_tolerance)
+    rest = out.set_index(R.KEY_COLUMNS).drop(index=[key])
+    assert rest.accuracy.equals(committed.set_index(R.KEY_COLUMNS).drop(index=[key]).accuracy.loc[rest.index])
