@@ -159,17 +159,25 @@ def gram_asymmetry(const double[:, ::1] K):
     return scale, asym, int(arg_i), int(arg_j)
 
 
-def gram_submatrix(const double[:, ::1] K, const cnp.intp_t[::1] rows):
-    """``K[rows][:, rows]`` as a new C-ordered array, in one pass: the
-    one-vs-one sub-Gram of a precomputed kernel. ``np.take`` on both axes
-    wrote an intermediate array of len(rows) x n first (on Page's folds the
-    two passes were a quarter of an SVM grid's time). ``rows``: indices into
-    K, checked here."""
+def gram_submatrix(const double[:, ::1] K, const cnp.intp_t[::1] rows, out=None):
+    """``K[rows][:, rows]`` as a C-ordered array, in one pass: the one-vs-one
+    sub-Gram of a precomputed kernel. ``np.take`` on both axes wrote an
+    intermediate array of len(rows) x n first (on Page's folds the two passes
+    were a quarter of an SVM grid's time). ``rows``: indices into K, checked
+    here. ``out``: a 1-d float64 scratch array of at least len(rows)^2 values
+    whose start is filled and returned as the m x m view (a fit's problems one
+    after another in one buffer: a fresh array of Page's size is fresh pages,
+    which the kernel zeroes first), else a new array."""
     cdef Py_ssize_t n = K.shape[0], m = rows.shape[0], a, b, r
     for a in range(m):
         if rows[a] < 0 or rows[a] >= n:
             raise IndexError(f"row index {rows[a]} out of range for a Gram matrix of {n} rows")
-    out = np.empty((m, m))
+    if out is None:
+        out = np.empty((m, m))
+    else:
+        if out.dtype != np.float64 or out.ndim != 1 or out.shape[0] < m * m:
+            raise ValueError(f"out must be a 1-d float64 array of at least {m * m} values")
+        out = out[:m * m].reshape(m, m)
     cdef double[:, ::1] o = out
     with nogil:
         for a in range(m):

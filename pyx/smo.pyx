@@ -1048,6 +1048,7 @@ cdef struct WSolver:
     KernelSpec* k
     double* y
     double* alpha
+    char* sets         # IN_UP | IN_LOW of each example, kept by _set_alpha
     double* F          # F_i, exact on the active set (all examples when nothing is shrunk)
     double* Fbar       # sum over alpha_j = C of C y_j K_ij, for every i (LIBSVM's G_bar, times y_i)
     double* kdiag
@@ -1080,22 +1081,30 @@ cdef struct WSolver:
     Bounds scan
 
 
-cdef inline bint w_in_up(const WSolver* S, int i) noexcept nogil:
-    return up_set(S.y[i], S.alpha[i], S.C)
+cdef enum:
+    IN_UP = 1    # bits of WSolver.sets: the example is in I_up, in I_low
+    IN_LOW = 2
 
 
-cdef inline bint w_in_low(const WSolver* S, int i) noexcept nogil:
-    return low_set(S.y[i], S.alpha[i], S.C)
+cdef inline void _set_alpha(WSolver* S, int i, double a) noexcept nogil:
+    """The one way alpha_i changes on this path: it keeps ``sets[i]`` (up_set
+    and low_set of the new value), which the scans read instead of comparing
+    y_i and alpha_i with 0 and C for every example every step."""
+    S.alpha[i] = a
+    S.sets[i] = (IN_UP if up_set(S.y[i], a, S.C) else 0) | \
+        (IN_LOW if low_set(S.y[i], a, S.C) else 0)
 
 
-cdef inline void _bounds_see(const WSolver* S, Bounds* B, int s, double Fs) noexcept nogil:
+cdef inline void _bounds_see(Bounds* B, char sets, int s, double Fs) noexcept nogil:
     """One example of the scan for b_up (its first example in scan order on
     ties) and b_low: every such scan goes through here, so the scan fused into
-    take_pair is select_pair's own."""
-    if w_in_up(S, s) and Fs < B.up:
+    take_pair is select_pair's own. The conditions are combined with & (not
+    and): one branch each, taken rarely, instead of two of which the first,
+    the example's index set, is unpredictable."""
+    if ((sets & IN_UP) != 0) & (Fs < B.up):
         B.up = Fs
         B.i_up = s
-    if w_in_low(S, s) and Fs > B.low:
+    if ((sets & IN_LOW) != 0) & (Fs > B.low):
         B.low = Fs
 
 
@@ -1269,40 +1278,58 @@ cdef int select_pair(WSolver* S, int* out_i, int* out_j) noexcept nogil:
     0 replaced by tau). Also sets S.b_up and S.b_low = max of F over I_low.
     Returns 1 when the active set is optimal: b_up > b_low - 2 tol, Keerthi's
     test and the current path's, which is LIBSVM's m(alpha) - M(alpha) < eps
-    with m = -b_up, M = -b_low and eps = 2 tol."""
+    with m = -b_up, M = -b_low and eps = 2 tol.
+
+    The division is skipped for a candidate that cannot win: with B = -best >
+    0 and num = (F_t - b_up)^2, o_t = -fl(num / a) <= best needs fl(num / a) >=
+    B, and num < fl(fl(B (1 - 2^-40)) a) gives num / a < B (1 - 2^-40)(1 +
+    2^-53)^2 < B (1 - 2^-52) <= the double below B, so fl(num / a) < B (fl is
+    monotone). Every candidate that can win is divided as before, so the
+    choice is bitwise the plain loop's. The bound holds where the products
+    round relatively, in the normal range: B > 1e-250 and fl(fl(B ..) a) >
+    1e-300 are required, else the candidate is divided."""
     cdef int t, s, i, j = -1
-    cdef double b_up, b_low, Fs, diff, quad, o, best = INFINITY
+    cdef double b_up, b_low, Fs, diff, num, lim, quad, o, best = INFINITY, cut = -1.0
     cdef double Kii
     cdef double* Ki
     cdef bint all_active = S.na == S.l
+    cdef int na = S.na
+    cdef const int* active = S.active
+    cdef const double* F = S.F
+    cdef const double* kdiag = S.kdiag
+    cdef const char* sets = S.sets
     cdef Bounds B
     if S.scan_valid:   # the same scan, in the same order, made by the last take_pair
         B = S.scan
         S.scan_valid = False
     else:
         _bounds_start(&B)
-        for t in range(S.na):
-            s = t if all_active else S.active[t]
-            _bounds_see(S, &B, s, S.F[s])
+        for t in range(na):
+            s = t if all_active else active[t]
+            _bounds_see(&B, sets[s], s, F[s])
     i, b_up, b_low = B.i_up, B.up, B.low
     S.b_up = b_up
     S.b_low = b_low
     if i < 0 or b_up > b_low - 2.0 * S.tol:
         return 1
     Ki = fetch_col(S, i, False)
-    Kii = S.kdiag[i]
-    for t in range(S.na):
-        s = t if all_active else S.active[t]
-        Fs = S.F[s]
-        diff = Fs - b_up
-        if diff > 0.0 and w_in_low(S, s):
-            quad = Kii + S.kdiag[s] - 2.0 * Ki[s]
+    Kii = kdiag[i]
+    for t in range(na):
+        s = t if all_active else active[t]
+        diff = F[s] - b_up
+        if (diff > 0.0) & ((sets[s] & IN_LOW) != 0):
+            quad = Kii + kdiag[s] - 2.0 * Ki[s]
             if quad <= 0.0:
                 quad = TAU
-            o = -diff * diff / quad
+            num = diff * diff
+            lim = cut * quad
+            if (num < lim) & (lim > 1e-300):
+                continue   # o > best: see the docstring
+            o = -num / quad
             if o <= best:
                 best = o
                 j = s
+                cut = -best * (1.0 - 9.094947017729282e-13) if -best > 1e-250 else -1.0
     if j < 0:
         return 1
     out_i[0] = i
@@ -1347,6 +1374,11 @@ cdef int take_pair(WSolver* S, int i, int j) noexcept nogil:
     cdef double quad, step, room_i, room_j, ni, nj, di, dj, ci, cj
     cdef double Fs
     cdef int t, s
+    cdef int na = S.na
+    cdef bint all_active = S.na == S.l
+    cdef const int* active = S.active
+    cdef double* F = S.F
+    cdef const char* sets = S.sets
     cdef Bounds B
     Kj = fetch_col(S, j, False)
     kij = Ki[j]
@@ -1380,14 +1412,17 @@ cdef int take_pair(WSolver* S, int i, int j) noexcept nogil:
         + yi * yj * kij * di * dj
     ci = yi * di
     cj = yj * dj
-    S.alpha[i] = ni   # before the loop: its scan reads the index sets after the step
-    S.alpha[j] = nj
+    _set_alpha(S, i, ni)   # before the loop: its scan reads the index sets after the step
+    _set_alpha(S, j, nj)
+    # The loop reads locals only: the stores to F may alias anything reached
+    # through S (extensions are built with -fno-strict-aliasing), so fields of
+    # S read in the loop would be loaded again at every example.
     _bounds_start(&B)   # a local: the stores to F cannot alias it, so it stays in registers
-    for t in range(S.na):
-        s = t if S.na == S.l else S.active[t]
-        Fs = S.F[s] + (ci * Ki[s] + cj * Kj[s])
-        S.F[s] = Fs
-        _bounds_see(S, &B, s, Fs)
+    for t in range(na):
+        s = t if all_active else active[t]
+        Fs = F[s] + (ci * Ki[s] + cj * Kj[s])
+        F[s] = Fs
+        _bounds_see(&B, sets[s], s, Fs)
     S.scan = B
     S.scan_valid = True
     _update_Fbar(S, i, ai, ni)
@@ -1482,7 +1517,7 @@ cdef void do_shrinking(WSolver* S, bint* unshrunk) noexcept nogil:
     _bounds_start(&B)
     for t in range(S.na):
         s = S.active[t]
-        _bounds_see(S, &B, s, S.F[s])
+        _bounds_see(&B, S.sets[s], s, S.F[s])
     b_up, b_low = B.up, B.low
     if not unshrunk[0] and b_low - b_up <= 10.0 * 2.0 * S.tol:
         unshrunk[0] = True
@@ -1545,6 +1580,7 @@ def smo_solve_second_order(tuple x, const double[::1] y, double C, int kind, dou
     cdef int* cols_ = idx_ + l
     cdef cnp.ndarray[cnp.int32_t, ndim=1] gen_arr
     cdef cnp.ndarray[cnp.int8_t, ndim=1] full_arr
+    cdef cnp.ndarray[cnp.int8_t, ndim=1] sets_arr = np.empty(l, dtype=np.int8)
     cdef cnp.ndarray[cnp.float64_t, ndim=1] dots_arr
     cdef WSolver S
     cdef RowCache cache
@@ -1577,6 +1613,7 @@ def smo_solve_second_order(tuple x, const double[::1] y, double C, int kind, dou
     S.k = &k
     S.y = &y_arr[0]
     S.alpha = &alpha_arr[0]
+    S.sets = <char*> &sets_arr[0]
     S.F = F_
     S.Fbar = Fbar_
     S.kdiag = kdiag_
@@ -1661,6 +1698,9 @@ def smo_solve_second_order(tuple x, const double[::1] y, double C, int kind, dou
                             S.Fbar[t] += c * col[t]
         for i in range(l):
             S.obj += 0.5 * S.alpha[i] * (S.y[i] * S.F[i] - 1.0)
+
+    for i in range(l):   # the index sets of the start
+        _set_alpha(&S, i, S.alpha[i])
 
     # the main loop (LIBSVM's Solver::Solve): shrink every min(l, 1000) steps;
     # when the active set is optimal, rebuild F on every example and test again

@@ -242,10 +242,16 @@ def test_the_one_pass_gram_primitives_agree_with_numpy(n):
     rng = np.random.default_rng(n)
     A = rng.normal(size=(n, n))
     K = A + A.T
+    scratch = np.full(n * n + 3, np.nan)  # one buffer for every cut, as the one-vs-one loop
     for rows in (np.arange(n), np.flatnonzero(rng.random(n) < 0.5), np.array([n - 1, 0])):
         assert np.array_equal(gram_submatrix(K, rows), K[np.ix_(rows, rows)])
+        sub = gram_submatrix(K, rows, out=scratch)
+        assert sub.flags.c_contiguous and (len(rows) == 0 or np.shares_memory(sub, scratch))
+        assert np.array_equal(sub, K[np.ix_(rows, rows)])
     with pytest.raises(IndexError, match=f"row index {n} out of range"):
         gram_submatrix(K, np.array([0, n]))
+    with pytest.raises(ValueError, match=f"at least {n * n} values"):
+        gram_submatrix(K, np.arange(n), out=np.empty(n * n - 1))
     assert gram_asymmetry(K) == (np.abs(K).max(), 0.0, 0, 0)
     if n > 1:
         K[n - 1, 0] += 0.5  # the largest asymmetry, below the diagonal

@@ -463,3 +463,68 @@ def test_the_one_call_kernel_refuses_labels_that_do_not_match_the_rows():
         smo_solve_second_order_pairs(as_rows_input(X), np.zeros(5, dtype=np.intp), [(0, 1)], 1.0,
                                      KERNELS["rbf"], 0.5, 0.0, 3, 1e-3, 10.0, True, 100, [None],
                                      [None], 0)
+
+
+def _reference_steps(K, y, C, tol, max_steps):
+    """The second-order path without shrinking, step by step in NumPy: WSS 2
+    (i the first minimum of F over I_up, j the last minimum of -(F_t - b_up)^2
+    / a_it over I_low with F_t > b_up, a_it <= 0 replaced by tau) and the
+    clipped two-variable step, each value formed by the same operations in
+    the same order as pyx/smo.pyx, so the multipliers must agree bitwise. An
+    independent reading of Fan, Chen and Lin's WSS 2: the kernel's shortcuts
+    (its fused scans, the division it skips for a candidate that cannot win,
+    its index-set flags) are none of them here."""
+    tau = 1e-12
+    alpha, F, kd = np.zeros(len(y)), -y.copy(), np.diag(K).copy()
+    for step in range(max_steps):
+        up = np.where(y > 0, alpha < C, alpha > 0)
+        low = np.where(y > 0, alpha > 0, alpha < C)
+        i = int(np.flatnonzero(up)[np.argmin(F[up])])
+        b_up, b_low = F[i], F[low].max()
+        if b_up > b_low - 2.0 * tol:
+            return alpha, step, True
+        diff = F - b_up
+        quad = (K[i, i] + kd) - 2.0 * K[i]
+        quad = np.where(quad <= 0.0, tau, quad)
+        o = np.where(low & (diff > 0.0), (-diff * diff) / quad, np.inf)
+        j = int(np.flatnonzero(o == o.min())[-1])
+        q = (kd[i] + kd[j]) - 2.0 * K[i, j]
+        s = (F[j] - F[i]) / (q if q > 0.0 else tau)
+        room_i = C - alpha[i] if y[i] > 0 else alpha[i]
+        room_j = alpha[j] if y[j] > 0 else C - alpha[j]
+        if s >= room_i or s >= room_j:
+            if room_i <= room_j:
+                s = room_i
+                ni = C if y[i] > 0 else 0.0
+                nj = (0.0 if y[j] > 0 else C) if room_j == room_i else alpha[j] - y[j] * s
+            else:
+                s = room_j
+                nj = 0.0 if y[j] > 0 else C
+                ni = alpha[i] + y[i] * s
+        else:
+            ni, nj = alpha[i] + y[i] * s, alpha[j] - y[j] * s
+        ni, nj = min(max(ni, 0.0), C), min(max(nj, 0.0), C)
+        ci, cj = y[i] * (ni - alpha[i]), y[j] * (nj - alpha[j])
+        alpha[i], alpha[j] = ni, nj
+        F = F + (ci * K[i] + cj * K[j])
+    return alpha, max_steps, False
+
+
+@pytest.mark.parametrize("max_steps", [40, 3000])
+@pytest.mark.parametrize("C", [0.5, 10.0, 1e6])
+@pytest.mark.parametrize("duplicates", [False, True])
+def test_steps_equal_an_independent_numpy_reading_bitwise(C, duplicates, max_steps):
+    # duplicated rows make exact ties in both selections (the tie rules are
+    # part of the path), duplicates with the other label pairs that end at C
+    # (C = 1e6 is HardMarginSVM's); 40 steps stop before the optimum
+    X, y = overlapping_blobs(n=80)
+    if duplicates:
+        X[40:60], y[40:60] = X[:20], y[:20]
+        X[60:66], y[60:66] = X[:6], -y[:6]
+    K = rbf_kernel(X, gamma=0.5)
+    alpha, _, n_iter, _, converged, _, _, _, _ = smo_solve_second_order(
+        as_rows_input(K, gram=True), y, C, KERNELS["precomputed"], 0.0, 0.0, 3, 1e-3, 100.0,
+        False, max_steps, None)
+    ref_alpha, ref_steps, ref_converged = _reference_steps(K, y, C, 1e-3, max_steps)
+    assert (n_iter, converged) == (ref_steps, ref_converged)
+    np.testing.assert_array_equal(alpha, ref_alpha)

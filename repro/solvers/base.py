@@ -480,6 +480,11 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
         precomputed = self._precomputed()
         binary = len(self.classes_) == 2
         results, histories = [], []
+        scratch = None   # the precomputed sub-Grams' one buffer (pyx/kernels.pyx)
+        if precomputed and gram is None and not binary:
+            sizes = np.bincount(y_idx, minlength=len(self.classes_))
+            scratch = np.empty(max(int(sizes[neg] + sizes[pos]) ** 2
+                                   for neg, pos in self.problems_))
         for p, (neg, pos) in enumerate(self.problems_):
             if binary:
                 rows, Xp, yp = np.arange(len(y_idx)), X, np.where(y_idx == pos, 1.0, -1.0)
@@ -487,8 +492,8 @@ class BaseSVMClassifier(ClassifierMixin, BaseEstimator):
                 rows = np.flatnonzero((y_idx == neg) | (y_idx == pos))
                 if gram is not None:  # cut once per wrapper (repro.solvers._gram)
                     Xp = gram.sub_gram(rows)
-                elif precomputed:  # one pass, C-ordered (pyx/kernels.pyx)
-                    Xp = gram_submatrix(X, rows)
+                elif precomputed:  # one pass, C-ordered, into the scratch
+                    Xp = gram_submatrix(X, rows, out=scratch)
                 else:
                     Xp = X[rows]
                 yp = np.where(y_idx[rows] == pos, 1.0, -1.0)
