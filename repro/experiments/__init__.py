@@ -135,9 +135,13 @@ def _parse_fields(spec: TableSpec, fields: dict) -> dict:
 
 def write_job(spec: TableSpec, scale: str, fields: dict, output, threads: int | None = None) -> None:
     """The workflow's record step: run one job and write its records
-    atomically, each row stamped with where it was made (:mod:`.provenance`)."""
+    atomically, each row stamped with where it was made (:mod:`.provenance`).
+    The job's process keeps the memory it frees for its next arrays
+    (:mod:`.memory`: fresh pages cost a fifth of Page's SVM grid)."""
+    from .memory import keep_freed_memory
     from .provenance import COLUMN, stamp
 
+    keep_freed_memory()
     records = run_job(spec, scale, fields)
     records[COLUMN] = stamp(scale, threads)
     write_records(output, records, spec.schema)
