@@ -92,9 +92,50 @@ cdef double _rebuild(const Rows* P, const double[:, ::1] R, const double[::1] y,
     return worst
 
 
+def max_projected_gradient(const double[::1] g, const double[::1] beta, double C):
+    """The largest |PG_i| of the box QP (12) for the gradient g at beta (PG_i = g_i
+    inside the box, min(g_i, 0) at 0, max(g_i, 0) at C); NaN when a g_i is NaN.
+    The fit's final check (repro.solvers.ldm), on gradients it recomputes from
+    beta: the value NumPy's three-way ``where`` gives, without its temporaries."""
+    cdef Py_ssize_t i, m = g.shape[0]
+    cdef double gi, pg, worst = 0.0
+    if beta.shape[0] != m:
+        raise ValueError(f"g has {m} values and beta {beta.shape[0]}")
+    with nogil:
+        for i in range(m):
+            gi = g[i]
+            if gi != gi:
+                worst = gi
+                break
+            if beta[i] <= 0.0:
+                pg = gi if gi < 0.0 else 0.0
+            elif beta[i] >= C:
+                pg = gi if gi > 0.0 else 0.0
+            else:
+                pg = gi
+            if fabs(pg) > worst:
+                worst = fabs(pg)
+    return worst
+
+
+def update_diagonal(tuple p, const double[:, ::1] R):
+    """h with h_i = P_i'R_i (the curvature of coordinate i, Algorithm 1), as
+    ``ldm_cd`` computes it: a grid that solves many problems on one (P, R)
+    computes it once and hands it over (``h``), with the same values bitwise."""
+    cdef Rows P
+    keep = rows_init(&P, p[0], p[1], p[2], p[3], p[4], p[5], p[6])
+    cdef int m = R.shape[0], k = R.shape[1], i
+    h_arr = np.empty(max(m, 1))
+    cdef double[::1] h = h_arr
+    with nogil:
+        for i in range(m):
+            h[i] = row_dot_vec(&P, i, &R[i, 0]) if k > 0 else 0.0
+    return h_arr[:m]
+
+
 def ldm_cd(tuple p, const double[:, ::1] R, const double[::1] y, double C, double shift,
            double[::1] beta, double tol, long long max_iter, bint shuffle,
-           unsigned long long seed, bint shrinking, object history):
+           unsigned long long seed, bint shrinking, object history, object h_given=None):
     """Algorithm 1 on (P, R) (see the module docstring); ``beta`` (length m, in
     [0, C]) is the start and is updated in place; ``shift`` = lambda2 / m.
 
@@ -105,13 +146,28 @@ def ldm_cd(tuple p, const double[:, ::1] R, const double[::1] y, double C, doubl
     (Hsieh et al. 2008, which the paper cites for the method, and the
     authors' code) instead of 1..m as printed. ``shrinking``: LIBLINEAR's
     shrinking of variables stuck at a bound (the same iterates restricted to
-    the active set; convergence is always confirmed on all m).
+    the active set; convergence is always confirmed on all m). ``h_given``:
+    ``update_diagonal(p, R)``, when the caller keeps it (else computed here).
+
+    The confirmation rebuilds u from beta and recomputes every gradient, unless
+    no coordinate has moved since u was last rebuilt: then the pass just made
+    computed those very gradients, from that very u, over all m, and the
+    rebuild would repeat it bitwise (a warm-started grid point that starts at
+    its optimum: most of LDM Table 3's fits on vehicle, one pass each).
     """
     cdef Rows P
     keep = rows_init(&P, p[0], p[1], p[2], p[3], p[4], p[5], p[6])
     cdef int m = R.shape[0], k = R.shape[1], i, j
     cdef cnp.ndarray[cnp.float64_t, ndim=1] u_arr = np.zeros(max(k, 1))
-    cdef cnp.ndarray[cnp.float64_t, ndim=1] h_arr = np.empty(max(m, 1))
+    cdef cnp.ndarray[cnp.float64_t, ndim=1] h_arr
+    if h_given is None:
+        h_arr = np.empty(max(m, 1))
+    else:
+        h_arr = np.ascontiguousarray(h_given, dtype=np.float64)
+        if h_arr.shape[0] != m:
+            raise ValueError(f"h_given has {h_arr.shape[0]} values for {m} rows")
+        if m == 0:
+            h_arr = np.empty(1)
     cdef double* u = &u_arr[0]
     cdef double* h = &h_arr[0]
     cdef cnp.ndarray[cnp.int32_t, ndim=1] order_arr = np.arange(max(m, 1), dtype=np.int32)
@@ -122,9 +178,12 @@ def ldm_cd(tuple p, const double[:, ::1] R, const double[::1] y, double C, doubl
     cdef double g, pg, worst, b_old, b_new, delta, coef
     cdef long long passes = 0
     cdef bint converged = False
+    cdef bint moved = False   # a coordinate changed since u was last rebuilt
+    cdef bint compute_h = h_given is None
     with nogil:
-        for i in range(m):
-            h[i] = row_dot_vec(&P, i, &R[i, 0]) if k > 0 else 0.0
+        if compute_h:
+            for i in range(m):
+                h[i] = row_dot_vec(&P, i, &R[i, 0]) if k > 0 else 0.0
         worst = _rebuild(&P, R, y, beta, shift, u, C)
     while passes < max_iter and not converged:
         with nogil:
@@ -174,6 +233,7 @@ def ldm_cd(tuple p, const double[:, ::1] R, const double[::1] y, double C, doubl
                     b_new = C
                 delta = b_new - b_old
                 if delta != 0.0:
+                    moved = True
                     beta[i] = b_new
                     coef = delta * y[i]
                     for j in range(k):
@@ -184,10 +244,13 @@ def ldm_cd(tuple p, const double[:, ::1] R, const double[::1] y, double C, doubl
                     active = m
                     pg_max_old = INFINITY
                     pg_min_old = -INFINITY
-                else:
+                elif moved:
                     # confirm on gradients rebuilt from beta (no accumulated drift)
                     worst = _rebuild(&P, R, y, beta, shift, u, C)
+                    moved = False
                     converged = worst <= tol
+                else:  # this pass's gradients over all m are the rebuild's (docstring)
+                    converged = True
             else:
                 pg_max_old = pg_max_new if pg_max_new > 0.0 else INFINITY
                 pg_min_old = pg_min_new if pg_min_new < 0.0 else -INFINITY

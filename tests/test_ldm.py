@@ -286,3 +286,83 @@ def test_start_from_another_fit_is_the_warm_start_of_that_fit():
     assert handed.n_iter_ == own.n_iter_
     np.testing.assert_array_equal(handed.decision_function(X), own.decision_function(X))
     assert not LDM(**kw).start_from(LDM(**kw)).warm_start  # an unfitted estimator hands nothing
+
+
+def _gram_problem(seed, lambda1=2**-4, m=60):
+    from repro.solvers.ldm import kernel_operands
+
+    X, y = data(m=m, d=4, seed=seed)
+    G = kernel_matrix(X, X, kernel="rbf", gamma=0.7)
+    P = as_rows_input(G, gram=True)
+    R, h = kernel_operands(G, P, y, lambda1)
+    return P, np.asarray(R), np.asarray(h), y
+
+
+@pytest.mark.parametrize("shrinking", [False, True])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("C", [1e-3, 10.0])
+def test_the_confirmation_is_the_rebuild_bitwise_with_or_without_moves(C, seed, shrinking):
+    # ldm_cd skips the confirming rebuild when no coordinate moved since u was
+    # rebuilt (the pass just computed the same gradients from the same u).
+    # max_iter=0 runs no pass and returns the rebuild itself, which every
+    # solve must equal bitwise: a cold start (passes with moves, then the
+    # rebuild) and a restart from its optimum. At C = 1e-3 every coordinate
+    # ends at C and the restart's one pass moves none (the skipped rebuild);
+    # at C = 10 the restart's pass moves coordinates within tol (a rebuild).
+    from repro._kernels.ldm import ldm_cd
+
+    P, R, h, y = _gram_problem(seed)
+    shift, tol = 2**-4 / len(y), 1e-6
+
+    def solve(beta, max_iter):
+        u, passes, converged, worst = ldm_cd(P, R, y, C, shift, beta, tol, max_iter, False, 0,
+                                             shrinking, None)
+        return np.asarray(u).tobytes(), passes, converged, worst
+
+    beta = np.zeros(len(y))
+    for restart in (False, True):
+        start = beta.copy()
+        run = solve(beta, 10**6)
+        rebuilt = solve(beta.copy(), 0)
+        assert run[2] and not rebuilt[2] and rebuilt[1] == 0
+        assert run[0] == rebuilt[0] and run[3] == rebuilt[3] <= tol
+        if restart:
+            assert run[1] == 1
+            moved = not np.array_equal(start, beta)
+            assert moved == (C == 10.0)
+    if C == 1e-3:
+        assert np.all(beta == C)
+
+
+def test_handing_h_over_changes_nothing_bitwise():
+    from repro._kernels.ldm import ldm_cd, update_diagonal
+
+    P, R, h, y = _gram_problem(3)
+    np.testing.assert_array_equal(h, update_diagonal(P, R))
+    runs = []
+    for given in (None, h):
+        beta = np.zeros(len(y))
+        u, passes, converged, worst = ldm_cd(P, R, y, 5.0, 0.01, beta, 1e-8, 10**6, True, 7, True,
+                                             None, given)
+        runs.append((np.asarray(u).tobytes(), beta.tobytes(), passes, converged, worst))
+    assert runs[0] == runs[1]
+    with pytest.raises(ValueError, match="h_given has 3 values"):
+        ldm_cd(P, R, y, 5.0, 0.01, np.zeros(len(y)), 1e-8, 10, False, 0, False, None, h[:3])
+
+
+def test_max_projected_gradient_is_numpys_three_way_where():
+    from repro._kernels.ldm import max_projected_gradient
+
+    def numpy_rule(g, beta, C):
+        pg = np.where(beta <= 0.0, np.minimum(g, 0.0), np.where(beta >= C, np.maximum(g, 0.0), g))
+        return float(np.max(np.abs(pg), initial=0.0))
+
+    rng = np.random.default_rng(1)
+    for _ in range(500):
+        m, C = int(rng.integers(0, 30)), float(rng.choice([1.0, 10.0]))
+        g = rng.normal(size=m) * rng.choice([1e-8, 1.0, 1e8])
+        beta = rng.choice([0.0, -0.0, 0.5, C], size=m)
+        if m and rng.random() < 0.1:
+            g[rng.integers(m)] = np.nan
+        ours, numpy = max_projected_gradient(g, beta, C), numpy_rule(g, beta, C)
+        assert ours == numpy or (np.isnan(ours) and np.isnan(numpy))

@@ -43,7 +43,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from threadpoolctl import ThreadpoolController
 
 from .._kernels.kernels import kernel_matrix
-from .._kernels.ldm import PAIRINGS, ldm_asgd, ldm_cd
+from .._kernels.ldm import PAIRINGS, ldm_asgd, ldm_cd, max_projected_gradient, update_diagonal
 from ..objectives import ldm_primal
 from ._gram import content_digest, is_frozen
 from ._kernel_model import KERNEL_PARAMETER_CONSTRAINTS
@@ -61,22 +61,39 @@ from .base import BaseSVMClassifier, shared_constraints
 # count: one-vs-one visits every pair of classes at each grid point (vehicle:
 # 6 pairs), so a cache of a few entries was emptied at every point and paid
 # an eigh per pair and point; _CACHE_BYTES holds every pair of a fold.
-_EIGH_CACHE = OrderedDict()
-_R_CACHE = OrderedDict()
+class _BytesLRU(OrderedDict):
+    """An OrderedDict of arrays (or tuples of arrays) that drops its least
+    recently used entries while it holds more than ``limit`` bytes (always
+    keeping the newest). The byte total is kept as entries come and go:
+    summing every entry at each insertion cost LDM Table 3's vehicle job
+    about 1 s of 22 (2,268 insertions into caches of hundreds of entries)."""
+
+    def __init__(self, limit):
+        super().__init__()
+        self.limit, self.nbytes = limit, 0
+
+    @staticmethod
+    def _size(value):
+        return sum(a.nbytes for a in value) if isinstance(value, tuple) else value.nbytes
+
+    def put(self, key, value):
+        if key in self:
+            self.nbytes -= self._size(self[key])
+        self[key] = value
+        self.move_to_end(key)
+        self.nbytes += self._size(value)
+        while len(self) > 1 and self.nbytes > self.limit:
+            self.nbytes -= self._size(self.popitem(last=False)[1])
+
+    def clear(self):
+        super().clear()
+        self.nbytes = 0
+
+
 _CACHE_BYTES = 256 * 2**20
+_EIGH_CACHE = _BytesLRU(_CACHE_BYTES)
+_R_CACHE = _BytesLRU(_CACHE_BYTES)
 _EIGH_MAX_M = 4000
-
-
-def _cache_put(cache, key, value):
-    """Keep ``value`` (an array or a tuple of arrays) under ``key``, dropping
-    the least recently used entries beyond _CACHE_BYTES."""
-    cache[key] = value
-    cache.move_to_end(key)
-
-    def size(v):
-        return sum(a.nbytes for a in v) if isinstance(v, tuple) else v.nbytes
-    while len(cache) > 1 and sum(size(v) for v in cache.values()) > _CACHE_BYTES:
-        cache.popitem(last=False)
 
 # The linear kernel is solved in the primal form (P = X, R = X S^-1, O(d) per
 # coordinate) while d <= m and d is at most this; above it, S (d x d) is too
@@ -119,7 +136,7 @@ def _gram_eigh(G, key=None):
     with _blas_for(m):
         s, V = np.linalg.eigh(G)
     if m <= _EIGH_MAX_M:
-        _cache_put(_EIGH_CACHE, key, (s, V))
+        _EIGH_CACHE.put(key, (s, V))
     return s, V
 
 
@@ -133,19 +150,35 @@ def _check_lambda1_scale(finite, lambda1, matrix):
                          f"lambda1 or scale the features")
 
 
-def kernel_update_rows(G, y, lambda1):
-    """R with R_i = the i-th column of (I + c M G)^-1, i.e. R = T' for
-    T = (I + c M G)^-1 (so Q^-1 G Y = T Y, the A of Algorithm 1, is R'Y read by
-    columns), from the cached eigendecomposition of G (module docstring)."""
+def kernel_operands(G, P, y, lambda1):
+    """(R, h) of the Gram form: R with R_i = the i-th column of (I + c M G)^-1,
+    i.e. R = T' for T = (I + c M G)^-1 (so Q^-1 G Y = T Y, the A of Algorithm 1,
+    is R'Y read by columns), from the cached eigendecomposition of G (module
+    docstring); h_i = P_i'R_i (``update_diagonal``; P: G's rows), kept with R,
+    as every lambda2 and C of a grid solves on the same (G, R). lambda1 = 0
+    gives R = I, kept for the matrices a PrecomputedGram holds (hashed once)."""
     m = len(y)
     c = 4.0 * lambda1 / m**2
-    if c == 0.0:
-        return np.eye(m)
+    if c == 0.0 and not is_frozen(G):
+        R = np.eye(m)
+        return R, update_diagonal(P, R)
     gkey = (G.shape, content_digest(G))
-    rkey = (gkey, content_digest(np.asarray(y, dtype=float)), float(lambda1))
+    rkey = (gkey, None if c == 0.0 else content_digest(np.asarray(y, dtype=float)), float(lambda1))
     if rkey in _R_CACHE:  # the same fold and lambda1: another lambda2 or C of a grid
         _R_CACHE.move_to_end(rkey)
         return _R_CACHE[rkey]
+    R = np.eye(m) if c == 0.0 else _update_rows(G, y, lambda1, c, gkey)
+    h = update_diagonal(P, R)
+    if m <= _EIGH_MAX_M:
+        R.setflags(write=False)  # shared between fits
+        h.setflags(write=False)
+        _R_CACHE.put(rkey, (R, h))
+    return R, h
+
+
+def _update_rows(G, y, lambda1, c, gkey):
+    """(I + c M G)^-1 transposed (kernel_operands), c > 0."""
+    m = len(y)
     s, V = _gram_eigh(G, gkey)
     with np.errstate(over="ignore"):
         scale = 1.0 + c * m * s
@@ -167,9 +200,6 @@ def kernel_update_rows(G, y, lambda1):
         R = np.ascontiguousarray(Binv + (c / den) * np.outer(z, w))
     _check_lambda1_scale(np.isfinite(scale).all() and np.isfinite(R).all(), lambda1,
                          "(I + c M G)^-1")
-    if m <= _EIGH_MAX_M:
-        R.setflags(write=False)  # shared between fits
-        _cache_put(_R_CACHE, rkey, R)
     return R
 
 
@@ -412,10 +442,11 @@ class LDM(LinearOrKernelMixin, BaseSVMClassifier):
         return self._fit_cd(X, y, history)
 
     def _cd_operands(self, X, y, lambda1):
-        """(P rows, R, form, n_kernel_evals) of Algorithm 1 (pyx/ldm.pyx)."""
+        """(P rows, R, h or None, form, n_kernel_evals) of Algorithm 1
+        (pyx/ldm.pyx; h None: ldm_cd computes it)."""
         m, d = X.shape
         if self.kernel == "linear" and d <= m and d <= _PRIMAL_MAX_D:
-            return as_rows_input(X), linear_update_rows(X, y, lambda1), "primal", 0
+            return as_rows_input(X), linear_update_rows(X, y, lambda1), None, "primal", 0
         if self._precomputed():
             G, evals = np.ascontiguousarray(X), 0
         else:
@@ -424,12 +455,13 @@ class LDM(LinearOrKernelMixin, BaseSVMClassifier):
         if not is_frozen(G) and not np.all(np.isfinite(G)):  # a PrecomputedGram's is checked
             raise ValueError("LDM: non-finite kernel values: the data's norms overflow float64; "
                              "scale the features (or lower gamma / degree)")
-        return as_rows_input(G, gram=True), kernel_update_rows(G, y, lambda1), "gram", int(evals)
+        P = as_rows_input(G, gram=True)
+        return (P, *kernel_operands(G, P, y, lambda1), "gram", int(evals))
 
     def _fit_cd(self, X, y, history):
         m = X.shape[0]
         lambda1, shift, C = self._lambda1(m), self.lambda2 / m, float(self.C)
-        P, R, form, evals = self._cd_operands(X, y, lambda1)
+        P, R, h, form, evals = self._cd_operands(X, y, lambda1)
         beta = np.zeros(m)
         start = None if self._beta_start is None else next(self._beta_start, None)
         if start is not None and len(start) == m:
@@ -443,13 +475,13 @@ class LDM(LinearOrKernelMixin, BaseSVMClassifier):
         u, n_iter, converged, max_pg = ldm_cd(P, R, y, C, shift, beta, float(self.tol),
                                               int(self.max_iter), self.cd_order == "random",
                                               self._seed() if self.cd_order == "random" else 0,
-                                              bool(self.shrinking), callback)
+                                              bool(self.shrinking), callback, h)
         u = np.array(u)
         # the final check, independent of the kernel's bookkeeping: u rebuilt
         # from beta, the projected gradients of (12) recomputed
         u_check = R.T @ (y * (beta + shift))
         f = _rows_matmul(P, u_check)
-        pg = _projected_gradient(y * f - 1.0, beta, C)
+        pg = max_projected_gradient(y * f - 1.0, beta, C)
         result = {"beta": beta, "n_iter": int(n_iter), "converged": bool(converged),
                   "max_pg": float(pg), "n_kernel_evals": evals, "f": f, "intercept": 0.0}
         if not converged:
@@ -594,12 +626,6 @@ def _rows_matmul(P, u):
         return data.reshape(n, d) @ u
     nnz = int(indptr[-1])
     return sp.csr_matrix((data[:nnz], indices[:nnz], indptr), shape=(n, d)) @ u
-
-
-def _projected_gradient(g, beta, C):
-    """The largest |PG_i| of the box QP (12)."""
-    pg = np.where(beta <= 0.0, np.minimum(g, 0.0), np.where(beta >= C, np.maximum(g, 0.0), g))
-    return float(np.max(np.abs(pg), initial=0.0))
 
 
 def _dual_from(P, R, y, beta, shift, He):
