@@ -97,3 +97,16 @@ def test_records_without_a_checksum_are_refused(committed):
     committed.with_name(committed.name + ".sha256").unlink()
     with pytest.raises(ValueError, match="no checksum beside it"):
         rebuild(SPEC, committed.parent)
+
+
+def test_a_partition_missing_a_method_is_refused_in_a_job_of_every_partition(committed):
+    # LDM Table 2's job runs every partition of a set (JobFiles per="split_index"):
+    # each partition must hold one record per method, wherever in the file the cut is
+    lines = committed.read_text().splitlines(keepends=True)
+    del lines[9]  # the 9th record: partition 1 of the first set loses one method
+    committed.write_text("".join(lines))
+    write_checksum(committed)
+    records = read_records(committed, SPEC.schema)
+    with pytest.raises(ValueError, match=r"job \{'dataset': '\w[\w-]*'\}, split_index 1, has 5 records, expected 6 "
+                                         r"\(records cut short or edited\)"):
+        SPEC.job_files.check_jobs(records, committed)

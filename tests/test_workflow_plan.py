@@ -72,7 +72,7 @@ def test_a_fresh_clone_plans_only_the_table_steps_and_says_what_it_costs(data_en
     whole = re.search(r"The whole full run, every job from scratch: (\d+\.\d) hours of one core \((\d+) jobs\), "
                       r"about (\S+ hours|\d+h\d\dm|\d+m\d\ds) wall at --cores 8 on 8 free cores", out)
     assert whole, out
-    assert int(whole.group(2)) > 1600
+    assert int(whole.group(2)) > 900  # every job of every table (LDM Tables 2-3: one per set)
 
 
 def test_the_readme_states_the_whole_runs_cost_as_the_plan_computes_it(data_env, clone):

@@ -233,13 +233,16 @@ class JobFiles:
     record column holding it (``{"dataset": "paper_dataset", "fold": "split_index"}``);
     ``rows`` is the number of records one job writes (None: not fixed), so that
     a job with records missing (a records file cut at a line boundary) is
-    refused rather than restored. The workflow's rules and :meth:`restore` both
-    use this one template.
+    refused rather than restored; with ``per`` (a column, e.g. "split_index":
+    a job that runs every split of a set), the number it writes for each value
+    of that column. The workflow's rules and :meth:`restore` both use this one
+    template.
     """
     template: str
     keys: dict
     rows: int | None = None
     unique: str | None = None   # the column naming a row within a job (e.g. "method"): no two alike
+    per: str | None = None      # rows and unique count within each value of this column of a job
 
     def path(self, folder, **fields) -> Path:
         """The job file of ``fields``; a field without a value (None or NaN:
@@ -254,19 +257,26 @@ class JobFiles:
         (a records file cut at a line boundary, or edited), or with two rows
         alike in ``unique`` (a row duplicated in place of another; the line is
         the file's when ``records`` are one file's, in its order)."""
+        within = [self.per] if self.per is not None else []
         if self.unique is not None:
-            same = records.duplicated([*self.keys.values(), self.unique], keep="first")
+            same = records.duplicated([*self.keys.values(), *within, self.unique], keep="first")
             if same.any():
                 row = int(same.to_numpy().nonzero()[0][0])
+                where = f" ({self.per} {records[self.per].iloc[row]})" if within else ""
                 raise ValueError(f"{source}, line {row + 2}: a second {self.unique} "
                                  f"{records[self.unique].iloc[row]!r} row in job "
-                                 f"{dict(zip(self.keys, (records[c].iloc[row] for c in self.keys.values())))} "
-                                 "(records duplicated or edited); refused")
+                                 f"{dict(zip(self.keys, (records[c].iloc[row] for c in self.keys.values())))}"
+                                 f"{where} (records duplicated or edited); refused")
         jobs = list(records.groupby(list(self.keys.values()), sort=True, dropna=False))  # NaN keys too
         for values, job in jobs:
-            if self.rows is not None and len(job) != self.rows:
-                raise ValueError(f"job {dict(zip(self.keys, _as_tuple(values)))} has {len(job)} records, "
-                                 f"expected {self.rows} (records cut short or edited)")
+            if self.rows is None:
+                continue
+            counts = job.groupby(within, dropna=False).size() if within else pd.Series([len(job)])
+            for value, count in counts.items():
+                if count != self.rows:
+                    part = f", {self.per} {value}," if within else ""
+                    raise ValueError(f"job {dict(zip(self.keys, _as_tuple(values)))}{part} has {count} "
+                                     f"records, expected {self.rows} (records cut short or edited)")
         return jobs
 
     def restore(self, records: pd.DataFrame, folder, schema: RecordSchema, source="records") -> list:

@@ -95,6 +95,15 @@ _EIGH_CACHE = _BytesLRU(_CACHE_BYTES)
 _R_CACHE = _BytesLRU(_CACHE_BYTES)
 _EIGH_MAX_M = 4000
 
+
+def clear_factorisation_caches():
+    """Drop every cached eigendecomposition and R (no fit changes: they are
+    keyed by the matrices' contents). A process that moves on to matrices it
+    will not see again (the next partition of a set) frees them at once
+    instead of holding up to twice _CACHE_BYTES."""
+    _EIGH_CACHE.clear()
+    _R_CACHE.clear()
+
 # The linear kernel is solved in the primal form (P = X, R = X S^-1, O(d) per
 # coordinate) while d <= m and d is at most this; above it, S (d x d) is too
 # large to factor and the Gram form (O(m) per coordinate) is used.

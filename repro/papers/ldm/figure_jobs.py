@@ -64,12 +64,6 @@ SIZE_PROTOCOLS = {"full": SizeProtocol(TABLE1_SETS + tuple(L.LARGE_SETS)),
                   "tiny": SizeProtocol(("heart",))}
 
 
-def obtainable_jobs(protocol):
-    for name in protocol.datasets:
-        if datasets.obtainable(registry_name(name)):
-            yield {"dataset": name}
-
-
 SIZE_SCHEMA = RecordSchema({"paper_dataset": "str", "dataset": "str", "standin": "bool",
                             "n_samples": "int", "n_features": "int", "n_classes": "int",
                             "scale": "str", "seconds": "float"})

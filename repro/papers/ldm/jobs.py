@@ -394,11 +394,40 @@ def agreement_with_svm_no_bias(X, y, outer, method, kernel, params) -> float:
     return float(np.mean(ldm == svm))
 
 
-def jobs(protocol: Protocol):
+def run_set(protocol: Protocol, kernel: str, dataset: str) -> pd.DataFrame:
+    """Every partition of one set (``run_partition`` for each, in order): the
+    job of Tables 2 and 3, whose partitions take seconds each, so that a run
+    starts one process per set rather than one per partition (a process's
+    imports cost about 2 s; the tables' 1,320 partitions took 46 minutes of
+    start-ups). No partition shares a matrix with another, so the LDM
+    solver's factorisations are dropped between them: the job's memory stays
+    that of one partition."""
+    from ...solvers.ldm import clear_factorisation_caches
+
+    records = []
+    for r in range(protocol.n_partitions):
+        records.append(run_partition(protocol, kernel, dataset, r))
+        clear_factorisation_caches()
+    return pd.concat(records, ignore_index=True)
+
+
+def obtainable_sets(protocol):
+    """The protocol's sets that can be had here, in order (the others' cells
+    read 'unavailable offline')."""
     names = {**REGULAR_SETS, **LARGE_SETS}
-    for name in protocol.datasets:
-        if not datasets.obtainable(names[name]):
-            continue  # its cells read 'unavailable offline'
+    return [name for name in protocol.datasets if datasets.obtainable(names[name])]
+
+
+def set_jobs(protocol):
+    """One job per obtainable set of ``protocol`` (Tables 2 and 3: ``run_set``;
+    Table 1 and Figure 2)."""
+    for name in obtainable_sets(protocol):
+        yield {"dataset": name}
+
+
+def jobs(protocol: Protocol):
+    """One job per set and partition (Table 4, whose partitions take a minute or more)."""
+    for name in obtainable_sets(protocol):
         for r in range(protocol.n_partitions):
             yield {"dataset": name, "partition": r}
 
