@@ -65,3 +65,31 @@ def test_records_without_stamps_read_as_before_and_the_page_says_not_recorded(tm
 def test_a_stamp_that_is_not_text_is_refused(tmp_path):
     with pytest.raises(ValueError, match="provenance"):
         SCHEMA.check(pd.DataFrame({"x": [1], "value": [0.5], P.COLUMN: [3]}), "test")
+
+
+def test_a_stamp_names_the_blas_kernels_and_openblas_coretype_picks_them():
+    import subprocess
+    import sys
+
+    from threadpoolctl import threadpool_info
+
+    archs = {i.get("architecture") for i in threadpool_info() if i.get("internal_api") == "openblas"}
+    blas = P.parse(P.stamp("quick"))["blas"]
+    assert archs and all(f"openblas {a}" in blas for a in archs), (blas, archs)
+    code = ("import numpy, scipy.linalg; from repro.experiments import provenance as P; "
+            "print(P.parse(P.stamp('quick'))['blas'])")
+    env = {**__import__("os").environ, "OPENBLAS_CORETYPE": "Haswell"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "openblas Haswell"
+
+
+def test_a_page_says_not_recorded_for_a_key_older_stamps_lack(tmp_path):
+    spec = _spec()
+    path = tmp_path / "job.csv"
+    E.write_job(spec, "quick", {"x": "1"}, path)
+    job = read_records(path, SCHEMA)
+    job[P.COLUMN] = job[P.COLUMN].str.replace(r"; blas=[^;]*", "", regex=True)  # a stamp made before the key
+    write_records(path, job, SCHEMA)
+    out = SimpleNamespace(csv=tmp_path / "t.csv", md=tmp_path / "t.md", records=tmp_path / "r.csv")
+    E.write_table(spec, [path], out, E.table_run(spec, "quick"))
+    assert "| blas | not recorded |" in out.md.read_text()

@@ -29,7 +29,7 @@ LIBRARIES = {"numpy": "numpy", "scipy": "scipy", "scikit-learn": "scikit-learn",
              "libsvm": "libsvm-official", "liblinear": "liblinear-official"}
 #: the stamp's keys, in the order pages show them
 KEYS = ("repro", "commit", "scale", "python", *LIBRARIES, "svmlight", "cpu", "cores", "threads",
-        "peak_rss_mb", "date")
+        "blas", "peak_rss_mb", "date")
 
 
 def version(distribution: str) -> str:
@@ -67,6 +67,20 @@ def _svmlight() -> str:
     return f"{SVMLIGHT_VERSION} (sdist sha256 {SDIST_SHA256[:12]})"
 
 
+def blas_kernels() -> str:
+    """The BLAS libraries loaded in this process and, for OpenBLAS, the kernels
+    it picked for this CPU (threadpoolctl's "architecture"; the environment's
+    OPENBLAS_CORETYPE overrides the pick). Kernels for different CPUs round
+    their sums in different orders, so where a grid's scores tie, records made
+    with different kernels can choose different tied points (README, "The same
+    records on another CPU")."""
+    from threadpoolctl import threadpool_info
+
+    found = sorted({f"{info.get('internal_api')} {info.get('architecture') or ''}".strip()
+                    for info in threadpool_info() if info.get("user_api") == "blas"})
+    return ", ".join(found) if found else "none loaded"
+
+
 def peak_rss_mb() -> int:
     """The largest resident memory this process has held so far, in MB
     (``getrusage``; Linux reports kilobytes): a job stamps it after its run,
@@ -87,6 +101,7 @@ def stamp(scale: str, threads: int | None = None) -> str:
               **{key: version(dist) for key, dist in LIBRARIES.items()},
               "svmlight": _svmlight(), "cpu": cpu_model(), "cores": str(os.cpu_count()),
               "threads": str(threads if threads is not None else os.environ.get("OMP_NUM_THREADS", "unpinned")),
+              "blas": blas_kernels(),
               "peak_rss_mb": str(peak_rss_mb()),
               "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
     for key, value in values.items():
@@ -121,7 +136,7 @@ def summary_markdown(stamps, seeds: dict | None = None) -> str:
         lines += [f"{len(stamps) - len(stamped)} of {len(stamps)} records predate the stamp (not recorded).", ""]
     rows = []
     for key in KEYS:
-        values = pd.Series([p.get(key, "") for p in stamped])
+        values = pd.Series([p.get(key, "not recorded") for p in stamped])  # a key stamps gained later
         if key == "date":
             shown = values.min() if values.min() == values.max() else f"{values.min()} to {values.max()}"
         elif key == "peak_rss_mb":  # per job: the range, what a cluster profile reads
