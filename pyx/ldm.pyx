@@ -135,7 +135,8 @@ def update_diagonal(tuple p, const double[:, ::1] R):
 
 def ldm_cd(tuple p, const double[:, ::1] R, const double[::1] y, double C, double shift,
            double[::1] beta, double tol, long long max_iter, bint shuffle,
-           unsigned long long seed, bint shrinking, object history, object h_given=None):
+           unsigned long long seed, bint shrinking, object history, object h_given=None,
+           bint spread_stop=False):
     """Algorithm 1 on (P, R) (see the module docstring); ``beta`` (length m, in
     [0, C]) is the start and is updated in place; ``shift`` = lambda2 / m.
 
@@ -148,6 +149,13 @@ def ldm_cd(tuple p, const double[:, ::1] R, const double[::1] y, double C, doubl
     shrinking of variables stuck at a bound (the same iterates restricted to
     the active set; convergence is always confirmed on all m). ``h_given``:
     ``update_diagonal(p, R)``, when the caller keeps it (else computed here).
+    ``spread_stop``: the stopping rule of the authors' released code
+    (LDM.cpp, ``solve_cd``; LIBLINEAR's rule) instead of the one above: a pass
+    ends the loop when the spread max PG - min PG over the variables it
+    visited is at most ``tol`` and none was set aside (if some were, they are
+    all restored and the loop goes on), with no confirmation on rebuilt
+    gradients; ``converged`` then says only that this rule was met, not
+    that every |PG_i| <= tol (``max_pg`` is the fresh largest |PG_i|).
 
     The confirmation rebuilds u from beta and recomputes every gradient, unless
     no coordinate has moved since u was last rebuilt: then the pass just made
@@ -239,7 +247,19 @@ def ldm_cd(tuple p, const double[:, ::1] R, const double[::1] y, double C, doubl
                     for j in range(k):
                         u[j] += coef * R[i, j]
             passes += 1
-            if worst <= tol:
+            if spread_stop:
+                # the authors' rule: the spread of this pass's projected gradients
+                if pg_max_new - pg_min_new <= tol:
+                    if active < m:
+                        active = m
+                        pg_max_old = INFINITY
+                        pg_min_old = -INFINITY
+                    else:
+                        converged = True
+                else:
+                    pg_max_old = pg_max_new if pg_max_new > 0.0 else INFINITY
+                    pg_min_old = pg_min_new if pg_min_new < 0.0 else -INFINITY
+            elif worst <= tol:
                 if active < m:  # the active set converged: check them all again
                     active = m
                     pg_max_old = INFINITY
@@ -257,7 +277,7 @@ def ldm_cd(tuple p, const double[:, ::1] R, const double[::1] y, double C, doubl
         if history is not None:
             history(passes, np.array(beta, copy=True))
         PyErr_CheckSignals()
-    if not converged:
+    if not converged or spread_stop:
         with nogil:
             worst = _rebuild(&P, R, y, beta, shift, u, C)
     return u_arr[:k], passes, converged, worst
