@@ -92,8 +92,8 @@ def applies(reading: str, method: str, kernel: str) -> bool:
 class ReadingGrid(L.ScoreGrid):
     """Table 2's, 3's or 4's grid hook with one reading's scaling or estimator."""
 
-    def __init__(self, method: str, kernel: str, change: dict):
-        super().__init__(method, kernel, change.get("feature_range", (0.0, 1.0)))
+    def __init__(self, method: str, kernel: str, change: dict, select_k: int | None = None):
+        super().__init__(method, kernel, change.get("feature_range", (0.0, 1.0)), select_k=select_k)
         self.estimator = change.get("estimator")
 
     def make(self, p: dict, m: int):
@@ -126,8 +126,9 @@ def accuracy(dataset: str, method: str, reading: str, kernel: str, n_partitions:
     if n_partitions is not None:
         protocol = replace(protocol, n_partitions=n_partitions)
     X, y, _ = L.load_large(dataset) if kernel == "large" else L.load(dataset)
+    k = None if kernel == "large" else L.select_k(dataset)  # a version's k, chosen on each training part
     points = L.grid(method, kernel, protocol)
-    scores = [select_and_test(X, y, outer, points, ReadingGrid(method, kernel, change), protocol.inner_folds,
+    scores = [select_and_test(X, y, outer, points, ReadingGrid(method, kernel, change, k), protocol.inner_folds,
                               L.INNER_SEED, tie=change.get("tie", "first")).test_score
               for outer in L.partitions(y, protocol, dataset)]
     return float(np.mean(scores))
