@@ -29,6 +29,12 @@ The verdict vocabulary, defined once:
   another dataset, shown beside a published value measured on data we cannot
   run (``OTHER_DATA``; :func:`compare`'s ``not_comparable``);
 
+* ``reading of <row> (within | outside | not run)``: a row the paper does not
+  print, run on another reading of a printed row's data (another coding, a
+  version with the paper's dimension): its value is judged against that
+  row's published cell as evidence on it, and it is never counted as a
+  published cell of its own (:func:`compare`'s ``readings``);
+
 and the qualifier `` (stand-in)`` appended to any verdict of a cell computed on
 a stand-in dataset, so that it is never read as the original.
 """
@@ -44,6 +50,10 @@ NO_PUBLISHED = "no published value"
 UNAVAILABLE = "unavailable offline"
 STANDIN = " (stand-in)"
 OTHER_DATA = "other data"
+READING = "reading of"
+#: a miss with no entry in its paper's explanations registry (a test fails
+#: until one is written: it says what was tried)
+NO_CAUSE_TESTED = "not explained: no cause has been tested for this cell yet"
 NOT_RUN_WHY = {
     "scale": "left out of this scale",
     "config": "skipped by config",
@@ -62,6 +72,16 @@ def partial(done: int, total: int, unit: str = "folds") -> str:
 
 def not_compared(why: str) -> str:
     return f"not compared ({why})"
+
+
+def reading(of: str, state: str) -> str:
+    """``reading of <row> (<state>)``: the verdict of a row run on another
+    reading of the paper row ``of`` (state: within, outside, not run)."""
+    return f"{READING} {of} ({state})"
+
+
+def is_reading(verdict: str) -> bool:
+    return verdict.startswith(READING)
 
 
 def with_verdicts(table: pd.DataFrame) -> pd.DataFrame:
@@ -110,7 +130,7 @@ COMPARISON_COLUMNS = ["dataset", "method", "metric", "published", "reproduced", 
 
 def compare(published: pd.DataFrame, reproduced: pd.DataFrame, paper: str, table: str = "",
             status: dict | None = None, context: dict | None = None,
-            not_comparable: dict | None = None) -> pd.DataFrame:
+            not_comparable: dict | None = None, readings: dict | None = None) -> pd.DataFrame:
     """Published vs reproduced, one row per published cell, with a verdict.
 
     ``published``: a table of :func:`repro.published.load` (columns dataset,
@@ -125,7 +145,11 @@ def compare(published: pd.DataFrame, reproduced: pd.DataFrame, paper: str, table
     facts from (the paper's records and derived tables). ``not_comparable``:
     dataset name -> why (e.g. ``OTHER_DATA``) for rows whose reproduced value
     is shown but must not be judged against the published one (it was measured
-    on other data): their verdict is ``not compared (<why>)``.
+    on other data): their verdict is ``not compared (<why>)``. ``readings``:
+    row name -> the printed row it is another reading of (its published
+    cells are that row's): verdict ``reading of <row> (within | outside |
+    not run)``, never a published cell of its own. A cell the paper prints
+    as N/A (no value) is not a published cell: ``no published value``.
 
     The column ``why`` holds, for a miss, the registry's reason with its
     computed facts and where to see the evidence; ``attrs["explanations_used"]``
@@ -137,6 +161,7 @@ def compare(published: pd.DataFrame, reproduced: pd.DataFrame, paper: str, table
 
     status = status or {}
     not_comparable = not_comparable or {}
+    readings = readings or {}
     key = ["dataset", "method", "metric"]
     pub = published[key + ["value"]].rename(columns={"value": "published"})
     rep = reproduced.copy()
@@ -151,11 +176,17 @@ def compare(published: pd.DataFrame, reproduced: pd.DataFrame, paper: str, table
     out["standin"] = out["standin"].astype("boolean").fillna(False).astype(bool)
     verdicts, tols, whys, used = [], [], [], {}
     for row in out.itertuples(index=False):
-        tol = tolerance_for(paper, row.metric)
+        tol = tolerance_for(paper, row.metric) if not pd.isna(row.published) else None
         tol = tol.at(row, context) if tol is not None else None
         tols.append(tol.describe() if tol else "")
         why = ""
-        if pd.isna(row.reproduced) and row.dataset in status:
+        if pd.isna(row.published):  # printed N/A: nothing to compare, and not a published cell
+            verdict = NO_PUBLISHED
+        elif row.dataset in readings:
+            state = ("not run" if pd.isna(row.reproduced) or tol is None else
+                     "within" if tol.accepts(float(row.published), float(row.reproduced)) else "outside")
+            verdict = reading(readings[row.dataset], state)
+        elif pd.isna(row.reproduced) and row.dataset in status:
             verdict = status[row.dataset]
         elif row.dataset in not_comparable:  # with or without a value: other data is never judged
             verdict = not_compared(not_comparable[row.dataset])
@@ -168,7 +199,7 @@ def compare(published: pd.DataFrame, reproduced: pd.DataFrame, paper: str, table
         else:
             entry = explain(table, row, context or {})
             if entry is None:
-                verdict, why = MISS_UNEXPLAINED, f"no entry in repro/papers/{paper}/explanations.py"
+                verdict, why = MISS_UNEXPLAINED, NO_CAUSE_TESTED
             else:
                 verdict, why = (MISS_EXPLAINED if entry.explained else MISS_UNEXPLAINED), entry.text
                 used[(row.dataset, row.method)] = entry

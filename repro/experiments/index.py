@@ -1,21 +1,22 @@
-"""``paper_tables/README.md``: how much of each paper reproduced, counted from the tables.
+"""``paper_tables/README.md``: what of each paper reproduced, its claims first.
 
 The index is written by the workflow (rule ``paper_index``) from the tables'
-CSVs, never by hand, so its counts are the verdicts the pages show. It opens
-with a reproducibility summary in the form of the ML Reproducibility
-Challenge's reports: one table for the whole (per paper: published cells,
-compared, ok, explained and unexplained misses, unavailable, not run, not
-compared, stand-in; its central claims with a verdict), then a section per
-paper (scope, what reproduced, what did not and the reason the page gives,
-what could not be run), then links to every page and figure.
+CSVs and records, never by hand. It opens with the papers' central claims,
+each judged by the statistic it is about (:mod:`.claims`; each paper declares
+its claims in ``repro/papers/<id>/central_claims.py``), then the count of the
+published cells (per paper: published cells, compared, ok, explained and
+unexplained misses, unavailable, not run, not compared, stand-in), then a
+section per paper (scope, its claims with how each verdict follows, the
+misses with links to their reasons, what could not be run), then the records'
+provenance.
 
 A paper declares what the index says of it (:class:`PaperSummary`: its
-tables' titles, its scope and its central claims) in its folder
-(``repro/papers/<id>/summary.py``); everything else is counted here. A
-claim's verdict is computed from the cells it names: **reproduced** when
-every judged cell is ok, **partly** when some are, **not reproduced** when
-none is, **not judged** when it has no judged cell (e.g. its data are
-unavailable).
+tables' titles, its scope, its claims, why a method is not run) in its
+folder (``repro/papers/<id>/summary.py``); everything else is counted here.
+Each published cell counts once: a row run on another reading of a printed
+row (``reading of ...``) and a cell the paper prints as N/A are not
+published cells. Below the full scale the index says it judges nothing
+against the papers: its protocols are small.
 """
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ from pathlib import Path
 import pandas as pd
 
 from ..tables import (MISS_EXPLAINED, MISS_UNEXPLAINED, NO_PUBLISHED, NO_TOLERANCE, OK, STANDIN,
-                      UNAVAILABLE, to_markdown)
+                      UNAVAILABLE, is_reading, to_markdown)
+from .claims import VERDICTS as CLAIM_VERDICTS
 
 #: the summary's count columns, in order, and which verdicts each counts
 #: (by the verdict without its stand-in qualifier)
@@ -40,37 +42,22 @@ CATEGORIES = {
 JUDGED = ("ok", "explained miss", "unexplained miss")
 #: a paper's figure of reproduced against published values, beside the index
 AGREEMENT_SUFFIX = "_agreement.png"
-CLAIM_VERDICTS = ("reproduced", "partly", "not reproduced", "not judged")
-
-
-@dataclass(frozen=True)
-class Claim:
-    """A central claim of a paper and the cells that judge it: a table id and,
-    optionally, the datasets, methods or metrics of its cells (None: all)."""
-    text: str
-    table: str
-    methods: tuple | None = None
-    metrics: tuple | None = None
-    datasets: tuple | None = None
-
-    def cells(self, table: pd.DataFrame) -> pd.DataFrame:
-        keep = pd.Series(True, index=table.index)
-        for column, values in (("method", self.methods), ("metric", self.metrics), ("dataset", self.datasets)):
-            if values is not None:
-                keep &= table[column].isin(values)
-        return table[keep]
 
 
 @dataclass(frozen=True)
 class PaperSummary:
     """What the index says of a paper besides its counts: its citation, its
     scope (which tables, figures and claims the reproduction covers), the
-    title of each of its tables' pages (table id -> title) and its claims."""
+    title of each of its tables' pages (table id -> title), its central
+    claims (:class:`repro.experiments.claims.PaperClaim`, from the paper's
+    ``central_claims.py``) and, for each method of its tables that is not
+    run, why (method -> reason)."""
     paper: str
     citation: str
     scope: str
     titles: dict
     claims: tuple = field(default_factory=tuple)
+    not_run: dict = field(default_factory=dict)
 
 
 def base_verdict(verdict: str) -> str:
@@ -87,7 +74,8 @@ def category(verdict: str) -> str | None:
 def count(table: pd.DataFrame) -> dict:
     """The summary's counts of one table's CSV: cells with a published value,
     per category, compared (the judged ones) and compared on a stand-in."""
-    verdicts = [v for v in table["verdict"] if v != NO_PUBLISHED]
+    # a reading of a printed row is evidence on that row, not a published cell
+    verdicts = [v for v in table["verdict"] if v != NO_PUBLISHED and not is_reading(v)]
     counts = {name: 0 for name in CATEGORIES}
     for v in verdicts:
         name = category(v)
@@ -97,17 +85,6 @@ def count(table: pd.DataFrame) -> dict:
     judged = [v for v in verdicts if category(v) in JUDGED]
     return {"published cells": len(verdicts), "compared": len(judged), **counts,
             "stand-in": sum(v.endswith(STANDIN) for v in judged)}
-
-
-def claim_verdict(claim: Claim, table: pd.DataFrame) -> tuple[str, int, int]:
-    """(verdict, cells ok, cells judged) of a claim on its table's CSV."""
-    judged = [category(v) for v in claim.cells(table)["verdict"] if v != NO_PUBLISHED]
-    judged = [c for c in judged if c in JUDGED]
-    ok = judged.count("ok")
-    if not judged:
-        return "not judged", 0, 0
-    verdict = "reproduced" if ok == len(judged) else "partly" if ok else "not reproduced"
-    return verdict, ok, len(judged)
 
 
 def read_tables(folder, table_ids) -> dict:
@@ -122,14 +99,15 @@ def read_tables(folder, table_ids) -> dict:
     return out
 
 
-def summary_rows(summaries: dict, tables: dict) -> pd.DataFrame:
-    """The whole in one table: a row per paper and a total."""
+def summary_rows(summaries: dict, tables: dict, judged: dict | None = None) -> pd.DataFrame:
+    """The whole in one table: a row per paper and a total; ``judged``
+    (paper -> [(claim, judgement)]) fills the claims column."""
     rows = []
     for paper, summary in summaries.items():
         counts = [count(tables[t]) for t in summary.titles if t in tables]
         row = {"paper": summary_name(summary)}
         row.update({k: sum(c[k] for c in counts) for k in counts[0]})
-        verdicts = [claim_verdict(c, tables[c.table])[0] for c in summary.claims if c.table in tables]
+        verdicts = [j.verdict for _, j in (judged or {}).get(paper, [])]
         row["claims"] = ", ".join(f"{verdicts.count(v)} {v}" for v in CLAIM_VERDICTS if verdicts.count(v))
         rows.append(row)
     frame = pd.DataFrame(rows)
@@ -142,29 +120,59 @@ def summary_name(summary: PaperSummary) -> str:
     return NAMES[summary.paper]
 
 
-def paper_section(summary: PaperSummary, tables: dict, figures) -> str:
-    """A paper's section: scope, claims with verdicts, the misses with the
-    page's reason, what could not be run, and links to its pages and figures
-    (its agreement figure, ``<paper>_agreement.png``, shown in place)."""
+def claims_markdown(summaries: dict, judged: dict, full: bool = True) -> str:
+    """The claims table the index opens with: one row per claim of every
+    paper, where the paper says it, the statistic, the paper's value, ours
+    and the verdict (below the full scale: ours, not judged)."""
+    rows = []
+    for paper, summary in summaries.items():
+        for claim, judgement in judged.get(paper, []):
+            rows.append({"paper": summary_name(summary), "claim": claim.claim,
+                         "where": f"`{claim.source}`", "statistic": claim.statistic, "paper's": claim.paper,
+                         "ours": judgement.ours,
+                         "verdict": f"**{judgement.verdict}**" if full else "not judged at this scale",
+                         "evidence": f"[{claim.pages[0]}]({claim.pages[0]}.md)"})
+    if not rows:
+        return ""
+    frame = pd.DataFrame(rows)
+    counts = frame["verdict"].str.strip("*").value_counts()
+    tally = ", ".join(f"{counts[v]} {v}" for v in CLAIM_VERDICTS if v in counts)
+    notes = ("Each claim as the paper states it (where: the file of `shared/papers/` and its line), judged by "
+             "the statistic it is about: a ratio, a paired test, a win/tie/loss count, a bound. **holds**: "
+             "ours satisfies the claim; **does not hold**: it does not, and our protocol could have shown it; "
+             "**not resolved**: the effect claimed is smaller than what our protocol can resolve; **not "
+             "testable here**: the data or method it needs could not be obtained. Each paper's section "
+             "below says how each verdict follows from the numbers." + (f" In all: {tally}." if full else ""))
+    return to_markdown(frame, title="", notes=notes)
+
+
+def _claims_section(claims: list, full: bool) -> list:
+    """A paper's claims with the reasoning behind each verdict."""
+    if not claims:
+        return []
+    lines = ["**Central claims.**", ""]
+    for claim, judgement in claims:
+        verdict = judgement.verdict if full else "not judged at this scale"
+        lines.append(f"- {claim.claim} (`{claim.source}`): paper {claim.paper}, ours {judgement.ours} — "
+                     f"**{verdict}**. {judgement.why}")
+        for name, ours, reading_verdict in judgement.readings:
+            lines.append(f"  - under the reading *{name}*: ours {ours} — {reading_verdict if full else 'not judged'}.")
+    return lines + [""]
+
+
+def paper_section(summary: PaperSummary, tables: dict, figures, claims: list = (), full: bool = True) -> str:
+    """A paper's section: scope, claims with verdicts and their reasoning,
+    the misses with links to the page's reasons, what could not be run, and
+    links to its pages and figures (its agreement figure,
+    ``<paper>_agreement.png``, shown in place)."""
     name = summary_name(summary)
     lines = [f"## {name}", "", f"*{summary.citation}*", "", f"**Scope.** {summary.scope}", ""]
+    lines += _claims_section(list(claims), full)
     agreement = f"{summary.paper}{AGREEMENT_SUFFIX}"
     if any(Path(f).name == agreement for f in figures):
         lines += [f"![{name}: reproduced against published]({agreement})", "",
                   "Every compared cell: x the paper's value, y ours, the band its tolerance accepts, "
                   "coloured by verdict (hollow: a stand-in dataset).", ""]
-    if summary.claims:
-        lines += ["**Central claims.**", ""]
-        for claim in summary.claims:
-            verdict, ok, judged = claim_verdict(claim, tables[claim.table])
-            evidence = f"{ok} of {judged} cells ok" if judged else _not_judged_why(claim, tables)
-            on_standin = sum(v.endswith(STANDIN) and category(v) in JUDGED
-                             for v in claim.cells(tables[claim.table])["verdict"])
-            if on_standin:  # a claim judged on stand-in data says so where its verdict is
-                evidence += (", all with stand-in data" if on_standin == judged
-                             else f", {on_standin} with stand-in data")
-            lines.append(f"- {claim.text} — **{verdict}** ({evidence}; [{claim.table}]({claim.table}.md))")
-        lines.append("")
     lines += _misses(summary, tables) + _not_run(summary, tables)
     links = [f"[{title}]({t}.md)" for t, title in summary.titles.items() if t in tables]
     lines += ["**Pages.** " + "; ".join(links) + ".", ""]
@@ -174,14 +182,16 @@ def paper_section(summary: PaperSummary, tables: dict, figures) -> str:
     return "\n".join(lines)
 
 
-def _not_judged_why(claim: Claim, tables: dict) -> str:
-    verdicts = sorted({base_verdict(v) for v in claim.cells(tables[claim.table])["verdict"]})
-    return "no cell judged: " + ", ".join(verdicts)
+def _cell_name(row) -> str:
+    """A cell as the reader finds it: the row, the method (when the table
+    has one) and the metric."""
+    method = row.method if isinstance(row.method, str) and row.method else ""
+    return f"{row.dataset}, {method + ', ' if method else ''}{row.metric}"
 
 
 def _misses(summary: PaperSummary, tables: dict) -> list:
-    """Every miss of the paper's tables, unexplained first, with the first
-    sentence of the reason its page gives."""
+    """Every miss of the paper's tables, unexplained first, with its metric,
+    both values and a link to the full reason on its page."""
     misses = []
     for table_id in summary.titles:
         table = tables.get(table_id)
@@ -193,18 +203,19 @@ def _misses(summary: PaperSummary, tables: dict) -> list:
                 misses.append((name != "unexplained miss", table_id, row))
     if not misses:
         return ["**What did not reproduce.** Every compared cell is within its tolerance.", ""]
-    lines = [f"**What did not reproduce** ({len(misses)} cells; the reasons are the pages'):", ""]
+    lines = [f"**What did not reproduce** ({len(misses)} cells; each reason in full under 'Misses and why' "
+             "on its page):", ""]
     for explained, table_id, row in sorted(misses, key=lambda m: (m[0], m[1])):
-        why = _first_sentence(row.why) if isinstance(row.why, str) and row.why else "no reason recorded"
         label = "explained" if explained else "unexplained"
-        lines.append(f"- {table_id}, {row.dataset}, {row.method}: {_num(row.reproduced)} against "
-                     f"{_num(row.published)} ({label}{' on a stand-in' if row.verdict.endswith(STANDIN) else ''})"
-                     f": {why}")
+        standin = " on a stand-in" if row.verdict.endswith(STANDIN) else ""
+        lines.append(f"- [{table_id}]({table_id}.md), {_cell_name(row)}: ours {_num(row.reproduced)}, "
+                     f"the paper's {_num(row.published)} ({label}{standin})")
     return lines + [""]
 
 
 def _not_run(summary: PaperSummary, tables: dict) -> list:
-    """Cells with no reproduced value, grouped by why, naming their datasets."""
+    """Cells with no reproduced value, by table and method, with why (the
+    summary's reason for a method not run, else the verdict's)."""
     groups: dict = {}
     for table_id in summary.titles:
         table = tables.get(table_id)
@@ -212,19 +223,18 @@ def _not_run(summary: PaperSummary, tables: dict) -> list:
             continue
         for row in table.itertuples(index=False):
             if category(row.verdict) in ("unavailable", "not run"):
-                groups.setdefault(base_verdict(row.verdict), {}).setdefault(table_id, set()).add(str(row.dataset))
+                method = row.method if isinstance(row.method, str) and row.method else ""
+                key = (base_verdict(row.verdict), table_id, method)
+                groups.setdefault(key, set()).add(str(row.dataset))
     if not groups:
         return []
     lines = ["**What could not be run.**", ""]
-    for verdict, by_table in groups.items():
-        where = "; ".join(f"{t}: {', '.join(sorted(d))}" for t, d in by_table.items())
-        lines.append(f"- {verdict}: {where}")
+    for (verdict, table_id, method), sets in groups.items():
+        reason = summary.not_run.get(method, "")
+        what = f"{method} " if method else ""
+        lines.append(f"- {table_id}: {what}on {len(sets)} set{'s' if len(sets) > 1 else ''} ({', '.join(sorted(sets))}): "
+                     f"{verdict}" + (f". {reason}" if reason else "."))
     return lines + ["", "Why a dataset is unavailable, and its stand-in if any: [datasets.md](datasets.md).", ""]
-
-
-def _first_sentence(text: str, limit: int = 300) -> str:
-    cut = text.split(". ")[0].rstrip(".") + "."
-    return cut if len(cut) <= limit else cut[:limit].rsplit(" ", 1)[0] + " …"
 
 
 def _num(value) -> str:
@@ -265,36 +275,66 @@ def provenance_markdown(folder, table_ids) -> str:
         "in full). Records made before jobs stamped them say 'not recorded'."))
 
 
-def index_markdown(summaries: dict, tables: dict, figures=(), provenance: str = "") -> str:
-    """The whole index page (``paper_tables/README.md``)."""
-    summary = summary_rows(summaries, tables)
-    head = [
-        "# How much of each paper reproduced",
+def judge_claims(summaries: dict, folder) -> dict:
+    """paper -> [(claim, judgement)] on the tables in ``folder``."""
+    from .claims import judge_all
+    return {paper: judge_all(s.claims, folder) for paper, s in summaries.items()}
+
+
+def index_markdown(summaries: dict, tables: dict, figures=(), provenance: str = "", judged: dict | None = None,
+                   scale: str = "full") -> str:
+    """The whole index page (``paper_tables/README.md``; a scale's own below the full one)."""
+    judged = judged or {}
+    full = scale == "full"
+    summary = summary_rows(summaries, tables, judged if full else None)
+    title = "What of each paper reproduced: its claims, then its cells"
+    head = [f"# {title}" if full else f"# Scale {scale}: a small run of the pipeline, not a reproduction", ""]
+    if not full:
+        head += [f"**This folder is the `{scale}` scale's output: the same code on small grids and sets, to check "
+                 "that the pipeline runs. It judges nothing against the papers**: its verdicts compare small "
+                 "protocols with published values measured on the full ones, so a miss or a match here "
+                 "means nothing about the papers. The reproduction is `paper_tables/README.md` at the "
+                 "repository's root.", ""]
+    head += [
+        "*Written by the workflow (rule `paper_index`, `repro.experiments.index`) from the tables' CSVs and "
+        "records in this folder; do not edit by hand.*",
         "",
-        "*Written by the workflow (rule `paper_index`, `repro.experiments.index`) from the tables' CSVs "
-        "in this folder; do not edit by hand. Every count is a count of the verdicts the pages show.*",
+        "## The papers' claims" if full else "## The papers' claims (our statistics, not judged)",
+        "",
+        claims_markdown(summaries, judged, full).rstrip(),
+        "",
+        "## The published cells",
         "",
         to_markdown(summary, notes=(
             "Published cells: the cells of the papers' tables and the numbers of their text that a page "
-            "sets ours beside. Compared = ok + explained miss + unexplained miss; stand-in: compared cells "
-            "computed on a stand-in dataset (counted in their category too). Not compared: shown beside "
-            "the paper's but measured on other data, on part of a protocol, or without a tolerance. "
-            "Claims: reproduced when every cell judging the claim is ok, partly when some are, not "
-            "reproduced when none is, not judged when none could be compared.")).rstrip(),
+            "sets ours beside, each counted once: a row we run on another reading of a printed row (another "
+            "coding, a version with the paper's dimension) is evidence on that row, and a cell the paper "
+            "prints as N/A is not a published cell. Compared = ok + explained miss + unexplained miss; "
+            "stand-in: compared cells computed on a stand-in dataset (counted in their category too). Not "
+            "compared: shown beside the paper's but measured on other data, on part of a protocol, or "
+            "without a tolerance. Claims: the verdicts of the claims above. A cell's agreement confirms no "
+            "effect smaller than its tolerance: the claims are judged by their own statistics.")).rstrip(),
         "",
-        "Beyond the papers: [performance.md](performance.md), every solver of the package beside the tool "
-        "a user would pick instead, timed side by side (`snakemake --cores 2 bench`); "
-        "[solvers_compared.md](solvers_compared.md), every solver on common sets with the objective it "
-        "reaches (`snakemake --cores 2 solvers_compared`). Both are measured apart from the papers' tables "
-        "and have no published value to compare.",
-        "",
-        "Verdicts: **ok** within the tolerance the paper's folder states (`repro/papers/<id>/tolerances.py`); "
-        "**explained miss**, with a reason whose evidence the page shows; **unexplained miss**, with the "
-        "readings tried. Every page opens with the paper's table as printed, ours beside each cell.",
+        "Verdicts of the cells: **ok** within the tolerance the paper's folder states "
+        "(`repro/papers/<id>/tolerances.py`); **explained miss**, with a reason whose evidence the page "
+        "shows; **unexplained miss**, with the readings tried. Every page opens with the paper's table as "
+        "printed, ours beside each cell.",
         "",
     ]
-    sections = [paper_section(s, tables, figures) for s in summaries.values()]
-    return "\n".join(head + sections + [provenance]).rstrip() + "\n"
+    if full:
+        head += [
+            "Beyond the papers: [performance.md](performance.md), every solver of the package beside the tool "
+            "a user would pick instead, timed side by side (`snakemake --cores 2 bench`); "
+            "[solvers_compared.md](solvers_compared.md), every solver on common sets with the objective it "
+            "reaches (`snakemake --cores 2 solvers_compared`). Both are measured apart from the papers' "
+            "tables and have no published value to compare.",
+            "",
+        ]
+    sections = [paper_section(s, tables, figures, judged.get(p, []), full) for p, s in summaries.items()]
+    text = "\n".join(head + sections + [provenance]).rstrip() + "\n"
+    if not full:  # pages that only the committed folder has
+        text = text.replace("](datasets.md)", "](../../../paper_tables/datasets.md)")
+    return text
 
 
 def _nothing_compared(title: str) -> bytes:
@@ -306,10 +346,11 @@ def _nothing_compared(title: str) -> bytes:
     return png_bytes(fig)
 
 
-def write_index(folder, summaries: dict, output, figures=(), provenance: str = "") -> list:
-    """Read every table's CSV in ``folder``, draw each paper's agreement
-    figure beside the index and write the index to ``output``; returns the
-    paths written (the index last)."""
+def write_index(folder, summaries: dict, output, figures=(), provenance: str = "", scale: str = "full") -> list:
+    """Read every table's CSV in ``folder``, judge the papers' claims on its
+    tables and records, draw each paper's agreement figure beside the index
+    and write the index to ``output``; returns the paths written (the index
+    last)."""
     from .._io import write_bytes_atomic, write_text_atomic
     from .agreement import agreement_figure, drawable
 
@@ -325,6 +366,7 @@ def write_index(folder, summaries: dict, output, figures=(), provenance: str = "
         write_bytes_atomic(path, agreement_figure(compared, paper, title) if compared else _nothing_compared(title))
         written.append(path)
     provenance = provenance or provenance_markdown(folder, ids)
-    text = index_markdown(summaries, tables, [*figures, *map(str, written)], provenance)
+    text = index_markdown(summaries, tables, [*figures, *map(str, written)], provenance,
+                          judge_claims(summaries, folder), scale)
     write_text_atomic(output, text)
     return [*written, Path(output)]

@@ -71,6 +71,30 @@ def paired_comparison(records: pd.DataFrame, a: str, b: str, *, score: str, by: 
     return pd.DataFrame(rows, columns=columns)
 
 
+def detectable_difference(a, b, level: float = 0.05) -> float:
+    """The smallest mean difference the two-tailed paired t-test at ``level``
+    declares significant at the spread of the observed differences:
+    t_{1-level/2, n-1} * sd(a - b) / sqrt(n). A claimed difference below it
+    cannot be resolved by this protocol (it would come out a tie at least half
+    the time even if true); NaN with fewer than two pairs."""
+    diff = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    if len(diff) < 2:
+        return np.nan
+    return float(stats.t.ppf(1 - level / 2, len(diff) - 1) * diff.std(ddof=1) / np.sqrt(len(diff)))
+
+
+def paired_differences(records: pd.DataFrame, a: str, b: str, *, score: str, by: str = "dataset",
+                       method: str = "method", pair: str = "split_index") -> dict:
+    """Group ``by`` -> the per-split differences ``a - b`` on the splits both have."""
+    out = {}
+    for name, g in records.groupby(by, sort=False):
+        wide = g.pivot(index=pair, columns=method, values=score)
+        if a in wide and b in wide:
+            wide = wide[[a, b]].dropna()
+            out[name] = (wide[a] - wide[b]).to_numpy()
+    return out
+
+
 def win_tie_loss(comparison: pd.DataFrame) -> dict:
     """Counts of the ``outcome`` column of :func:`paired_comparison`: the
     LDM paper's last table row, from the first method's side."""

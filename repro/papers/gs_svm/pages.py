@@ -111,7 +111,7 @@ def table2(records: pd.DataFrame, table_run) -> TableOutput:
     # the accuracy tolerance, measured on the full protocol (split_spread.py): other scales have none
     spread = split_spread.load_evidence() if full else None
     noise = split_spread.noise(spread, complete)
-    comparison = compare(acc, cells, GS.PAPER, "gs_svm_table2", status=status,
+    comparison = compare(acc, cells, GS.PAPER, "gs_svm_table2", status=status, readings=GS.TABLE2_VARIANTS,
                          context={"records": complete, "cells": cells, "published": acc,
                                   "split_noise": noise,
                                   "ttests": ttests, "params": params,

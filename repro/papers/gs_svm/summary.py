@@ -1,5 +1,6 @@
 """What the index (paper_tables/README.md) says of the GS-SVM paper besides its counts."""
-from ...experiments.index import Claim, PaperSummary
+from ...experiments.index import PaperSummary
+from .central_claims import CLAIMS
 
 SUMMARY = PaperSummary(
     paper="gs_svm",
@@ -12,11 +13,5 @@ SUMMARY = PaperSummary(
     titles={"gs_svm_table1": "Table 1: kernel evaluations",
             "gs_svm_table2": "Table 2: 10-fold CV accuracy",
             "gs_svm_speed": "GS-SVM and SMO beside LIBSVM (not in the paper)"},
-    claims=(
-        Claim("GS-SVM needs far fewer kernel evaluations than SMO (Table 1's counts)", "gs_svm_table1"),
-        Claim("GS-SVM is as accurate as the soft-margin SVM (Table 2, GS-SVM and SVM columns)",
-              "gs_svm_table2", methods=("GS-SVMs", "SVMs")),
-        Claim("The hard-margin SVM is less accurate on noisy sets (Table 2, HM-SVM column)",
-              "gs_svm_table2", methods=("HM-SVMs",)),
-    ),
+    claims=CLAIMS,
 )

@@ -62,7 +62,7 @@ def _table(records, table_run, table_id, kernel_name, sets=L.REGULAR_SETS) -> Ta
                "partition_noise": partition_noise(cells, pub_cells, protocol.n_partitions,
                                                   PAPER_PARTITIONS[table_id])}
     comparison = compare(pub_cells, cells.drop(columns="std"), L.PAPER, table_id, status=status,
-                         context=context)
+                         context=context, readings=L.ENCODINGS)
     comparison = comparison.merge(cells[["dataset", "method", "std"]].rename(columns={"std": "std_ours"}),
                                   on=["dataset", "method"], how="left")
     comparison = comparison.merge(pub_cells[["dataset", "method", "std", "marker"]]

@@ -1,5 +1,6 @@
 """What the index (paper_tables/README.md) says of the NESVM paper besides its counts."""
-from ...experiments.index import Claim, PaperSummary
+from ...experiments.index import PaperSummary
+from .central_claims import CLAIMS
 
 SUMMARY = PaperSummary(
     paper="nesvm",
@@ -14,10 +15,5 @@ SUMMARY = PaperSummary(
             "nesvm_convergence": "Theorem 4: the O(1/k^2) rate",
             "nesvm_images": "Figs. 6, 8, 10, 11: the image sets",
             "nesvm_readings": "The printed readings against the alternatives"},
-    claims=(
-        Claim("The gap falls as O(1/k^2) (Theorem 4)", "nesvm_convergence"),
-        Claim("NESVM is the fastest solver below 5,000 training points, Pegasos above, and both are the "
-              "least sensitive to C (Section IV-A)", "nesvm_time"),
-        Claim("NESVM is the fastest at every C on the image sets (Figs. 6-11)", "nesvm_images"),
-    ),
+    claims=CLAIMS,
 )
