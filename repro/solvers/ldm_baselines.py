@@ -66,6 +66,7 @@ class BiasFreeSVM(LDM):
     variance = "normalised"
     cd_order = "random"
     shrinking = True
+    stop = "tol"
 
     def __init__(self, C=1.0, kernel="rbf", gamma=None, coef0=0.0, degree=3, tol=1e-3,
                  max_iter=10000, warm_start=False, random_state=0, history_every=None):

@@ -157,8 +157,9 @@ def wtl_against_svm(evidence_folder, table_id: str) -> dict:
     each dataset counted once (pages.distinct). ``evidence_folder``: the
     repository root or its paper_tables/ folder.
 
-    Returns {'wins', 'ties', 'losses'} of this reading; 'committed_ldm': the
-    committed LDM's w/t/l against SVM on the same sets and partitions;
+    Returns the counts of this reading under win_tie_loss's keys ('win',
+    'tie', 'loss'), and 'wtl' ('1/12/4'); 'committed_ldm': the committed
+    LDM's counts against SVM on the same sets and partitions;
     'sets' (the sets counted), 'partitions' (paired partitions in all),
     'missing' (sets the committed records count that this reading lacks),
     and 'per_set' (set -> (mean LDM (authors' stop), mean SVM, p, outcome))."""
@@ -178,7 +179,9 @@ def wtl_against_svm(evidence_folder, table_id: str) -> dict:
                               by="paper_dataset")
     base = paired_comparison(both[both.paper_dataset.isin(ran)], "LDM", "SVM", score="test_accuracy",
                              by="paper_dataset")
-    return {**win_tie_loss(tests), "committed_ldm": win_tie_loss(base), "sets": len(tests),
+    counts = win_tie_loss(tests)
+    return {**counts, "wtl": "/".join(str(v) for v in counts.values()),
+            "committed_ldm": win_tie_loss(base), "sets": len(tests),
             "partitions": int(tests.splits.sum()) if len(tests) else 0,
             "missing": sorted(set(committed.paper_dataset) - set(ran)),
             "per_set": {r.paper_dataset: (r.mean_a, r.mean_b, r.p, r.outcome) for r in tests.itertuples()}}
