@@ -31,13 +31,18 @@ class Tolerance:
     def at(self, cell, context: dict | None) -> "Tolerance | None":
         """The rule of one cell: this rule, or for a measured one this rule
         with the cell's measured value; None where none was measured for it
-        (the cell is then reported without a judgement)."""
+        (the cell is then reported without a judgement). A measured entry
+        may be (value, note): the note (e.g. that the value is borrowed from
+        another method's measurement, and from which) joins ``measured_as``."""
         if not self.measured:
             return self
         value = (context or {}).get(self.measured, {}).get((cell.dataset, cell.method))
+        note = ""
+        if isinstance(value, tuple):
+            value, note = value
         if value is None or not math.isfinite(value):
             return None
-        return replace(self, value=float(value))
+        return replace(self, value=float(value), measured_as=f"{self.measured_as}; {note}" if note else self.measured_as)
 
     def accepts(self, published: float, reproduced: float) -> bool:
         if math.isnan(published) or math.isnan(reproduced):

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from repro import published
-from repro.experiments.index import AGREEMENT_SUFFIX, Claim, claim_verdict, read_tables, write_index
+from repro.experiments.index import AGREEMENT_SUFFIX, count, read_tables, write_index
 from repro.papers.catalog import BY_PAPER, SUMMARIES, TABLES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,6 +42,8 @@ def test_the_committed_index_and_figures_are_what_the_tables_give(tmp_path):
 
 
 def _summary_table(text: str) -> pd.DataFrame:
+    """The index's count of the published cells (the section after the claims)."""
+    text = text.split("## The published cells", 1)[1].split("\n## ", 1)[0]
     lines = [ln for ln in text.splitlines() if ln.startswith("| ")]
     header = [c.strip() for c in lines[0].strip("|").split("|")]
     rows = [[c.strip() for c in ln.strip("|").split("|")] for ln in lines[1:] if ln.split("|")[1].strip()
@@ -54,7 +56,7 @@ def _recount(verdicts) -> dict:
     out = dict.fromkeys(["published cells", "compared", "ok", "explained miss", "unexplained miss",
                          "unavailable", "not run", "not compared", "stand-in"], 0)
     for v in verdicts:
-        if v == "no published value":
+        if v == "no published value" or v.startswith("reading of "):  # not published cells
             continue
         out["published cells"] += 1
         standin = v.endswith(" (stand-in)")
@@ -86,37 +88,57 @@ def test_the_index_counts_equal_a_recount_from_the_csvs():
     assert {k: int(shown.loc["all five", k]) for k in total} == total
 
 
-def test_every_table_has_a_title_and_every_claim_a_table():
+def test_every_table_has_a_title_and_every_claim_a_page():
     for paper, tables in BY_PAPER.items():
         summary = SUMMARIES[paper]
         assert set(summary.titles) == set(tables), paper
+        assert summary.claims, f"{paper} declares no central claim"
         for claim in summary.claims:
-            assert claim.table in tables, claim
-            assert len(claim.cells(pd.read_csv(FOLDER / f"{claim.table}.csv"))) > 0, claim
+            assert set(claim.pages) <= set(tables), claim
 
 
-@pytest.mark.parametrize("verdicts, expected", [
-    (["ok", "ok (stand-in)", "no published value"], ("reproduced", 2, 2)),
-    (["ok", "miss (explained)", "unavailable offline"], ("partly", 1, 2)),
-    (["miss (unexplained)", "miss (explained) (stand-in)"], ("not reproduced", 0, 2)),
-    (["unavailable offline", "not run (no records)"], ("not judged", 0, 0)),
-])
-def test_claim_verdicts(verdicts, expected):
-    table = pd.DataFrame({"dataset": "d", "method": "m", "metric": "x", "verdict": verdicts})
-    assert claim_verdict(Claim("c", "t"), table) == expected
+def test_a_reading_of_a_printed_row_and_a_cell_printed_na_are_not_published_cells():
+    from repro.tables import NO_PUBLISHED, reading
+
+    table = pd.DataFrame({"dataset": ["colic", "colic-f13", "colic"], "method": ["LDM", "LDM", "MDO"],
+                          "metric": "accuracy", "verdict": ["ok", reading("colic", "within"), NO_PUBLISHED]})
+    counts = count(table)
+    assert counts["published cells"] == 1 and counts["ok"] == 1
+    # counted as a cell of its own, the reading would add a second published cell for colic's LDM
+    table.loc[1, "verdict"] = "ok"
+    assert count(table)["published cells"] == 2
 
 
-def test_a_claim_judged_on_stand_ins_says_so_beside_its_verdict():
-    from repro.experiments.index import PaperSummary, paper_section
+def test_compare_judges_a_reading_against_its_row_and_counts_no_na_cell(monkeypatch):
+    from repro.tables import NO_PUBLISHED, compare, reading
+    from repro.tolerances import TOLERANCES, Tolerance
 
-    table = pd.DataFrame({"dataset": "d", "method": "m", "metric": "x",
-                          "verdict": ["miss (unexplained) (stand-in)", "ok (stand-in)", "ok"]})
-    summary = PaperSummary(paper="nesvm", citation="c", scope="s", titles={"t": "T"},
-                           claims=(Claim("one", "t"),))
-    text = paper_section(summary, {"t": table}, [])
-    assert "**partly** (2 of 3 cells ok, 2 with stand-in data;" in text
-    table["verdict"] = ["miss (unexplained) (stand-in)", "ok (stand-in)", "unavailable offline"]
-    assert "(1 of 2 cells ok, all with stand-in data;" in paper_section(summary, {"t": table}, [])
+    monkeypatch.setitem(TOLERANCES, ("ldm", "acc_test"), Tolerance("abs", 0.01, "test"))
+    pub = pd.DataFrame({"dataset": ["a", "a-v", "a"], "method": ["X", "X", "Y"], "metric": "acc_test",
+                        "value": [0.80, 0.80, float("nan")]})
+    rep = pd.DataFrame({"dataset": ["a", "a-v", "a"], "method": ["X", "X", "Y"], "metric": "acc_test",
+                        "value": [0.805, 0.85, 0.7]})
+    out = compare(pub, rep, "ldm", "t", readings={"a-v": "a"}).set_index(["dataset", "method"])["verdict"]
+    assert out[("a", "X")] == "ok"
+    assert out[("a-v", "X")] == reading("a", "outside")
+    assert out[("a", "Y")] == NO_PUBLISHED
+
+
+def _as_printed_marks(page: str) -> dict:
+    """The verdict marks in a page's opening grid (the paper's table as printed)."""
+    grid = page.split("\n\n|", 1)[1].split("\n\n", 1)[0]
+    return {name: sum(cell.count(symbol) for cell in grid.split("|"))
+            for name, symbol in (("ok", "✓"), ("explained miss", "†"), ("unexplained miss", "✗"))}
+
+
+@pytest.mark.parametrize("table_id", [t for t in published.list_tables() if t in TABLES])
+def test_the_judged_cells_recount_from_the_as_printed_grid(table_id):
+    """Each published cell counts once: the ok / explained / unexplained
+    counts of a table equal the marks in its page's as-printed grid."""
+    page = (FOLDER / f"{table_id}.md").read_text()
+    table = read_tables(FOLDER, [table_id])[table_id]
+    counts = count(table)
+    assert _as_printed_marks(page) == {k: counts[k] for k in ("ok", "explained miss", "unexplained miss")}
 
 
 @pytest.mark.parametrize("table_id", [t for t in published.list_tables() if t in TABLES])

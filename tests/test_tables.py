@@ -6,7 +6,7 @@ import pytest
 import repro.papers.gs_svm  # noqa: F401 (files the GS-SVM tolerances these cells are judged by)
 from repro import explanations, tables
 from repro.explanations import Explanation
-from repro.tables import compare, not_run, partial, to_markdown
+from repro.tables import NO_CAUSE_TESTED, compare, not_run, partial, to_markdown
 from repro.tolerances import Tolerance
 
 PUB = pd.DataFrame({
@@ -52,7 +52,7 @@ def test_verdicts_follow_the_tolerance_rules(registry):
         ("B", "GS"): "miss (unexplained) (stand-in)",         # factor 2.2, on a stand-in
         ("B", "SMO"): "not run (no records)",
     }
-    assert t.set_index(["dataset", "method"]).loc[("A", "SMO"), "why"] == "no entry in repro/papers/gs_svm/explanations.py"
+    assert t.set_index(["dataset", "method"]).loc[("A", "SMO"), "why"] == NO_CAUSE_TESTED
     assert t.loc[0, "difference"] == pytest.approx(0.9)
 
 
@@ -149,7 +149,7 @@ def test_metric_without_rule_is_reported_unjudged():
 
 def test_misses_are_listed_with_their_reasons_under_the_table(registry):
     md = tables.misses_markdown(compare(PUB, REP, "gs_svm", "test_table"))
-    assert "**A, SMO** (miss (unexplained), 41 vs 20): no entry" in md
+    assert "**A, SMO** (miss (unexplained), 41 vs 20): not explained: no cause has been tested" in md
     assert "A, GS" not in md
     assert tables.misses_markdown(compare(PUB.iloc[:1], REP.iloc[:1], "gs_svm")) == ""
 

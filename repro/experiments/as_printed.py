@@ -26,7 +26,7 @@ import re
 
 import pandas as pd
 
-from ..tables import (MISS_EXPLAINED, MISS_UNEXPLAINED, NO_PUBLISHED, NO_TOLERANCE, OK, STANDIN,
+from ..tables import (MISS_EXPLAINED, MISS_UNEXPLAINED, NO_PUBLISHED, NO_TOLERANCE, OK, READING, STANDIN,
                       UNAVAILABLE, misses_markdown, to_markdown)
 
 #: verdict (its first words) -> the mark a printed cell carries, and the legend's words
@@ -38,6 +38,7 @@ MARKS = (
     ("not run", "–", "not run (the CSV says why)"),
     ("not compared", "≠", "shown, not compared (other data, or a mean over incomplete inputs)"),
     ("partial", "…", "run on part of the protocol's splits, shown apart"),
+    (READING, "≈", "another reading of a printed row's data, evidence on that row, not a published cell"),
     (NO_TOLERANCE, "", "reported without a judgement"),
     (NO_PUBLISHED, "", "no published value"),
 )
@@ -99,15 +100,23 @@ def _printed_cell(pub_rows: pd.DataFrame, ours: pd.Series | None) -> str:
 
 def _shown_cell(pub_rows: pd.DataFrame, shown: pd.DataFrame | None) -> str:
     """A descriptive cell the comparison does not judge: our value when the
-    page gives one, without a mark, else ``—``; the paper's in brackets."""
+    page gives one, without a mark, else ``—``; the paper's in brackets.
+    ``shown`` matches on dataset and metric (and method, where it has that
+    column); a cell of several metrics (a w/t/l) joins ours with ``/``."""
     cell = _printed_cell(pub_rows, None)
-    if shown is None or len(pub_rows) != 1:
+    if shown is None:
         return cell
-    row = pub_rows.iloc[0]
-    ours = shown[(shown.dataset == row.dataset) & (shown.metric == row.metric)]
-    if ours.empty or pd.isna(ours["value"].iloc[0]):
-        return cell
-    return f"{_fmt(float(ours['value'].iloc[0]), decimals(row.value_text))} ({_paper_text(row)})"
+    values = []
+    for row in pub_rows.itertuples(index=False):
+        keep = (shown.dataset == row.dataset) & (shown.metric == row.metric)
+        if "method" in shown:
+            keep &= shown.method.fillna("") == (row.method or "")
+        ours = shown[keep]
+        if ours.empty or pd.isna(ours["value"].iloc[0]):
+            return cell
+        values.append(_fmt(float(ours["value"].iloc[0]), decimals(row.value_text)))
+    texts = [_paper_text(r) for r in pub_rows.itertuples(index=False)]
+    return f"{'/'.join(values)} ({'/'.join(texts)})"
 
 
 def _paper_text(row) -> str:

@@ -6,7 +6,7 @@ SMO", "LDM is significantly better than SVM on 12 of 20 sets and never
 worse") is about a ratio, a paired test, a win/tie/loss count or a bound.
 This module is the mechanism that states such a claim beside the paper's
 value of its statistic and ours, with a verdict; it knows no paper. Each
-paper declares its claims in ``repro/papers/<id>/claims.py`` as
+paper declares its claims in ``repro/papers/<id>/central_claims.py`` as
 :class:`PaperClaim` objects whose ``judge`` reads the tables a run wrote (the
 table CSVs and their records, :class:`Evidence`) and returns a
 :class:`Judgement`.

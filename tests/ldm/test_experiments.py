@@ -200,7 +200,7 @@ from repro import published  # noqa: E402
 from repro.experiments import table_run
 from repro.papers.catalog import table_spec  # noqa: E402
 from repro.papers.ldm import figure_jobs as F  # noqa: E402
-from repro.tables import MISS_EXPLAINED, MISS_UNEXPLAINED, OK  # noqa: E402
+from repro.tables import MISS_EXPLAINED, MISS_UNEXPLAINED, NO_CAUSE_TESTED, OK  # noqa: E402
 
 
 def _verdicts(out):
@@ -208,11 +208,14 @@ def _verdicts(out):
 
 
 def test_table1_sizes_match_exactly_or_a_computed_fact_says_why(data_env, monkeypatch):
-    """Issue 27: a size miss is explained only by a fact that could have come
-    out otherwise: haberman's one-hot coding gives exactly the printed 14. heart's
-    printed 9 has only the registry's note (heart-f9 has 9 features because 9
-    were selected, which explains nothing): unexplained. With the one-hot
-    coding giving another number, haberman is unexplained too."""
+    """Issues 27 and 46: a size miss is explained only by a tested cause, a
+    fact that could have come out otherwise. haberman's one-hot coding gives
+    the printed 14, but it was found by searching for a coding that gives 14:
+    a finding, stated in the reason, not an explanation. heart's printed 9 has
+    only the registry's note (heart-f9 keeps 9 features because 9 are
+    selected, which explains nothing): unexplained. An encoding neither
+    selected nor searched for that gave the number would explain it; one
+    giving another number leaves only the registry's note."""
     records = pd.concat([run_job(table_spec("ldm_table1"), "quick", {"dataset": d})
                          for d in F.SIZE_PROTOCOLS["quick"].datasets])
     out = table_spec("ldm_table1").build(records, table_run(table_spec("ldm_table1"), "quick"))
@@ -220,15 +223,27 @@ def test_table1_sizes_match_exactly_or_a_computed_fact_says_why(data_env, monkey
     assert v[("planning", "n_instances")] == OK and v[("planning", "n_features")] == OK
     assert v[("heart", "n_instances")] == OK
     why = out.csv.set_index(["dataset", "metric"])["why"]
-    assert v[("haberman", "n_features")] == MISS_EXPLAINED
-    assert "exactly what haberman-onehot gives" in why[("haberman", "n_features")]
+    assert v[("haberman", "n_features")] == MISS_UNEXPLAINED
+    assert "what haberman-onehot gives" in why[("haberman", "n_features")]
+    assert "found by searching" in why[("haberman", "n_features")]
+    assert "a finding, not an explanation" in why[("haberman", "n_features")]
+    assert "not chosen to fit" not in out.markdown
     assert v[("heart", "n_features")] == MISS_UNEXPLAINED
     assert "13" in why[("heart", "n_features")] and "no public version with 9" in why[("heart", "n_features")]
     sizes = R_F.encoding_sizes()
-    sizes["haberman"] = [{**e, "features": 13} for e in sizes["haberman"]]
-    monkeypatch.setattr(R_F, "encoding_sizes", lambda: sizes)
-    moved = _verdicts(table_spec("ldm_table1").build(records, table_run(table_spec("ldm_table1"), "quick")))
-    assert moved[("haberman", "n_features")] == MISS_UNEXPLAINED
+    assert [e["searched"] for e in sizes["haberman"]] == [True]
+    assert all(e["selected"] and not e["searched"] for e in sizes["heart"])
+    # the same coding, not found by searching, would be a tested fact: the rule keys on the search
+    monkeypatch.setattr(R_F, "encoding_sizes",
+                        lambda: {**sizes, "haberman": [{**e, "searched": False} for e in sizes["haberman"]]})
+    unsearched = table_spec("ldm_table1").build(records, table_run(table_spec("ldm_table1"), "quick")).csv
+    assert _verdicts(unsearched)[("haberman", "n_features")] == MISS_EXPLAINED
+    # a coding giving another number: only the registry's note
+    monkeypatch.setattr(R_F, "encoding_sizes",
+                        lambda: {**sizes, "haberman": [{**e, "features": 13} for e in sizes["haberman"]]})
+    moved = table_spec("ldm_table1").build(records, table_run(table_spec("ldm_table1"), "quick")).csv
+    assert _verdicts(moved)[("haberman", "n_features")] == MISS_UNEXPLAINED
+    assert "found by searching" not in moved.set_index(["dataset", "metric"])["why"][("haberman", "n_features")]
     assert v[("german", "n_features")].startswith("not run")      # not in the quick scale
     assert v[("news20", "n_instances")].startswith("not run")   # the scale is checked before availability
     assert all(e.holds for e in out.csv.attrs["explanations_used"].values())
@@ -276,17 +291,19 @@ def test_accuracy_misses_are_explained_only_where_the_computed_facts_hold(data_e
     # where the selected LDM is the bias-free SVM, that finding comes first, whatever the size
     assert "bias-free SVM" in rows.loc[("heart", "LDM"), "why"]
     assert rows.loc[("sonar", "SVM"), "verdict"] == MISS_UNEXPLAINED        # same data, 30 partitions
-    assert rows.loc[("sonar", "SVM"), "why"] == "no entry in repro/papers/ldm/explanations.py"
+    assert rows.loc[("sonar", "SVM"), "why"] == NO_CAUSE_TESTED
     assert rows.loc[("sonar", "LDM"), "verdict"] == MISS_UNEXPLAINED        # a recorded finding
     assert "bias-free SVM" in rows.loc[("sonar", "LDM"), "why"]
 
 
-def test_the_encoding_with_table1s_size_is_a_tested_cause_either_way(data_env):
+def test_the_encoding_with_table1s_size_is_a_tested_cause_either_way(data_env, monkeypatch):
     """Issue 27, item 1: haberman (306 x 3 here, 306 x 14 in Table 1) is also
     run as haberman-onehot (306 x 14, the same rows, labels and partitions).
-    A haberman miss is explained where the variant's cell is within the
-    tolerance, and a finding saying what the variant gave where it is not;
-    the variant is compared with haberman's published cells and counted once."""
+    That coding was found by searching for one with 14 features (issue 46), so
+    a haberman miss whose variant cell is within the tolerance is a finding
+    saying so, not an explanation (it would be one were the coding not
+    searched for); where the variant misses too, a finding saying what it
+    gave. The variant is compared with haberman's published cells and counted once."""
     X, y, _ = L.load("haberman")
     Xo, yo, _ = L.load("haberman-onehot")
     np.testing.assert_array_equal(y, yo)
@@ -309,8 +326,15 @@ def test_the_encoding_with_table1s_size_is_a_tested_cause_either_way(data_env):
     protocol = full.__class__(datasets=("haberman", "haberman-onehot"), n_partitions=30)
     out = R.table2(records, TableRun("full", protocol))
     rows = out.csv.set_index(["dataset", "method"])
-    assert rows.loc[("haberman", "SVM"), "verdict"] == MISS_EXPLAINED
-    assert "haberman-onehot, 306 x 14" in rows.loc[("haberman", "SVM"), "why"]
+    assert rows.loc[("haberman", "SVM"), "verdict"] == MISS_UNEXPLAINED
+    assert "on haberman-onehot (306 x 14" in rows.loc[("haberman", "SVM"), "why"]
+    assert "found by searching for it" in rows.loc[("haberman", "SVM"), "why"]
+    assert "a finding, not an explanation" in rows.loc[("haberman", "SVM"), "why"]
+    monkeypatch.setattr(L, "SEARCHED_ENCODINGS", ())   # were it not searched for: a tested cause
+    unsearched = R.table2(records, TableRun("full", protocol)).csv.set_index(["dataset", "method"])
+    assert unsearched.loc[("haberman", "SVM"), "verdict"] == MISS_EXPLAINED
+    assert "haberman-onehot, 306 x 14" in unsearched.loc[("haberman", "SVM"), "why"]
+    monkeypatch.undo()
     assert rows.loc[("haberman-onehot", "SVM"), "verdict"] == OK
     assert rows.loc[("haberman-onehot", "SVM"), "published"] == rows.loc[("haberman", "SVM"), "published"]
     assert rows.loc[("haberman", "KM-OMD"), "verdict"] == MISS_UNEXPLAINED
@@ -389,7 +413,7 @@ def test_quick_accuracy_against_the_published_tables(quick_records, kernel, buil
         # condition holds (an explanation, or a recorded finding): never a bare miss
         assert row.verdict in (OK, MISS_EXPLAINED, MISS_UNEXPLAINED), row
         if row.verdict != OK:
-            assert row.why and row.why != "no entry in repro/papers/ldm/explanations.py", row
+            assert row.why and row.why != NO_CAUSE_TESTED, row
             assert not row.why.startswith("the registered reason does not hold"), row  # not stale
 
 

@@ -13,4 +13,5 @@ with log_to(snakemake.log[0]):  # noqa: F821 (the snakemake object)
     output = Path(snakemake.output.md)  # noqa: F821
     figures = sorted(str(f) for f in snakemake.input if str(f).endswith(".png"))  # noqa: F821
     # the agreement figures are this step's own outputs, drawn in write_index
-    write_index(output.parent, SUMMARIES, output, figures=figures)
+    # below the full scale the index says it judges nothing against the papers
+    write_index(output.parent, SUMMARIES, output, figures=figures, scale=snakemake.config["scale"])  # noqa: F821

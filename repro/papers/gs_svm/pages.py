@@ -137,10 +137,47 @@ def table2(records: pd.DataFrame, table_run) -> TableOutput:
                     notes="See repro.datasets (python -m repro.datasets info NAME) for why they differ."),
         to_markdown(params.round(2), title="Selected parameters and time"),
         _spread_markdown(spread, complete),
+        _rule_change_markdown(comparison, spread, complete),
         _readings_markdown(comparison, complete, readings.load_evidence() if full else None, noise),
     ])
     return TableOutput(comparison, md, shown=_sizes(records, {"n_samples": "n_instances",
                                                                "n_features": "n_features", "n_classes": "n_classes"}))
+
+
+def _rule_change_markdown(comparison: pd.DataFrame, spread, records: pd.DataFrame) -> str:
+    """What the accuracy tolerance judged before issue 46 (the normal's 1.96
+    in place of Student's t at the spread's degrees of freedom): the cells
+    whose verdict the change of rule moved, or that none moved."""
+    if spread is None:
+        return ""
+    from types import SimpleNamespace
+
+    from ...tolerances import tolerance_for
+
+    before = split_spread.noise(spread, records, rule="z")
+    after = split_spread.noise(spread, records)
+    rows = []
+    for row in comparison.itertuples(index=False):
+        if pd.isna(row.published) or pd.isna(row.reproduced) or row.dataset in GS.TABLE2_VARIANTS:
+            continue
+        rule = tolerance_for(GS.PAPER, row.metric)
+        cell = SimpleNamespace(dataset=row.dataset, method=row.method)
+        old, new = rule.at(cell, {"split_noise": before}), rule.at(cell, {"split_noise": after})
+        if old is None or new is None:
+            continue
+        was, now = old.accepts(row.published, row.reproduced), new.accepts(row.published, row.reproduced)
+        if was != now:
+            rows.append({"dataset": row.dataset, "method": row.method, "published": row.published,
+                         "reproduced": round(row.reproduced, 2), "tolerance before": round(old.value, 3),
+                         "tolerance now": round(new.value, 3), "before": "within" if was else "outside",
+                         "now": "within" if now else "outside"})
+    title = "The tolerance's rule changed (issue 46)"
+    notes = ("Until issue 46 a cell's tolerance used the normal's 1.96 where the spread is estimated from 4 to "
+             "12 degrees of freedom; it now uses Student's t at those degrees of freedom (12-42 % wider), and a "
+             "method whose own spread was not measured on a set says its spread is borrowed.")
+    if not rows:
+        return f"# {title}\n\n{notes} No cell's verdict moved.\n"
+    return to_markdown(pd.DataFrame(rows), title=title, notes=notes + " The cells whose verdict moved:")
 
 
 def _spread_markdown(spread, records: pd.DataFrame) -> str:

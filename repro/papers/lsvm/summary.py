@@ -1,5 +1,6 @@
 """What the index (paper_tables/README.md) says of LSVM's Section 3 besides its counts."""
 from ...experiments.index import PaperSummary
+from .central_claims import CLAIMS
 
 SUMMARY = PaperSummary(
     paper="lsvm",
@@ -12,5 +13,5 @@ SUMMARY = PaperSummary(
     titles={"lsvm_convergence": "Section 3: the convergence statements on measured runs",
             "lsvm_scaling": "Millions of points",
             "lsvm_accuracy": "LSVM beside the soft-margin SVM (not in the paper)"},
-    claims=(),
+    claims=CLAIMS,
 )
