@@ -214,26 +214,33 @@ def _misses(summary: PaperSummary, tables: dict) -> list:
 
 
 def _not_run(summary: PaperSummary, tables: dict) -> list:
-    """Cells with no reproduced value, by table and method, with why (the
-    summary's reason for a method not run, else the verdict's)."""
-    groups: dict = {}
+    """Cells with no reproduced value: the sets unavailable here, by table;
+    the methods not run, by table and method, with why (the summary's reason
+    for the method, else the verdict's)."""
+    unavailable: dict = {}
+    not_run: dict = {}
     for table_id in summary.titles:
         table = tables.get(table_id)
         if table is None:
             continue
         for row in table.itertuples(index=False):
-            if category(row.verdict) in ("unavailable", "not run"):
+            name = category(row.verdict)
+            if name == "unavailable":
+                unavailable.setdefault(table_id, set()).add(str(row.dataset))
+            elif name == "not run":
                 method = row.method if isinstance(row.method, str) and row.method else ""
-                key = (base_verdict(row.verdict), table_id, method)
-                groups.setdefault(key, set()).add(str(row.dataset))
-    if not groups:
+                not_run.setdefault((table_id, method, base_verdict(row.verdict)), set()).add(str(row.dataset))
+    if not unavailable and not not_run:
         return []
     lines = ["**What could not be run.**", ""]
-    for (verdict, table_id, method), sets in groups.items():
-        reason = summary.not_run.get(method, "")
-        what = f"{method} " if method else ""
-        lines.append(f"- {table_id}: {what}on {len(sets)} set{'s' if len(sets) > 1 else ''} ({', '.join(sorted(sets))}): "
-                     f"{verdict}" + (f". {reason}" if reason else "."))
+    for table_id, sets in unavailable.items():
+        lines.append(f"- {table_id}: {len(sets)} set{'s' if len(sets) > 1 else ''} unavailable offline "
+                     f"({', '.join(sorted(sets))}).")
+    for (table_id, method, verdict), sets in not_run.items():
+        reason = summary.not_run.get(method, verdict)
+        what = f"{method}, " if method else ""
+        lines.append(f"- {table_id}: {what}{len(sets)} set{'s' if len(sets) > 1 else ''} not run "
+                     f"({', '.join(sorted(sets))}): {reason.rstrip('.')}.")
     return lines + ["", "Why a dataset is unavailable, and its stand-in if any: [datasets.md](datasets.md).", ""]
 
 

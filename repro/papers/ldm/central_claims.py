@@ -33,6 +33,7 @@ from ...experiments.claims import (FAILS, HOLDS, UNRESOLVED, UNTESTABLE, Judgeme
                                    fmt_range, wtl)
 from ...experiments.stats import detectable_difference, paired_comparison, paired_differences, win_tie_loss
 from ...solvers.ldm_baselines import MDO
+from . import authors_stop
 from .pages import distinct
 
 PAPER_FILE = "ldm.txt"
@@ -132,6 +133,15 @@ def _readings(ev, table_id: str, against: str) -> tuple:
             counts = win_tie_loss(tests)
             out.append((method, wtl(counts), rate_verdict(counts["win"], len(tests), paper["win"],
                                                           sum(paper.values()))[0]))
+    if against == "SVM" and ev.extra(authors_stop.EVIDENCE.name) is not None \
+            and table_id.removeprefix("ldm_") in authors_stop.TABLES:
+        stop = authors_stop.wtl_against_svm(ev.folder, table_id)
+        if stop["sets"]:
+            name = (f"{authors_stop.METHOD}: the authors' released code's stopping rule (1,000 passes or a "
+                    f"projected-gradient spread of 0.01), on the {stop['sets']} sets run so far (the committed "
+                    f"LDM on the same sets: {wtl(stop['committed_ldm'])})")
+            out.append((name, stop["wtl"], rate_verdict(stop["win"], stop["sets"], paper["win"],
+                                                        sum(paper.values()))[0]))
     return tuple(out)
 
 
