@@ -236,14 +236,14 @@ def test_table1_sizes_match_exactly_or_a_computed_fact_says_why(data_env, monkey
     # the same coding, not found by searching, would be a tested fact: the rule keys on the search
     monkeypatch.setattr(R_F, "encoding_sizes",
                         lambda: {**sizes, "haberman": [{**e, "searched": False} for e in sizes["haberman"]]})
-    unsearched = table_spec("ldm_table1").build(records, table_run(table_spec("ldm_table1"), "quick")).csv
+    unsearched = table_spec("ldm_table1").build(records, table_run(table_spec("ldm_table1"), "quick"))
     assert _verdicts(unsearched)[("haberman", "n_features")] == MISS_EXPLAINED
     # a coding giving another number: only the registry's note
     monkeypatch.setattr(R_F, "encoding_sizes",
                         lambda: {**sizes, "haberman": [{**e, "features": 13} for e in sizes["haberman"]]})
-    moved = table_spec("ldm_table1").build(records, table_run(table_spec("ldm_table1"), "quick")).csv
+    moved = table_spec("ldm_table1").build(records, table_run(table_spec("ldm_table1"), "quick"))
     assert _verdicts(moved)[("haberman", "n_features")] == MISS_UNEXPLAINED
-    assert "found by searching" not in moved.set_index(["dataset", "metric"])["why"][("haberman", "n_features")]
+    assert "found by searching" not in moved.csv.set_index(["dataset", "metric"])["why"][("haberman", "n_features")]
     assert v[("german", "n_features")].startswith("not run")      # not in the quick scale
     assert v[("news20", "n_instances")].startswith("not run")   # the scale is checked before availability
     assert all(e.holds for e in out.csv.attrs["explanations_used"].values())

@@ -21,13 +21,19 @@ def _ldm_size_facts(cell, ctx):
     facts = ctx["registry"].get(cell.dataset, {})
     instances = cell.metric == "n_instances"
     public = facts.get("public_rows") if instances else facts.get("public_features")
-    # an encoding of ours, not chosen to fit, whose number is the paper's
-    built = [e for e in ctx["encodings"].get(cell.dataset, ())
+    # an encoding of ours whose number is the paper's: one neither selected to a
+    # number nor found by searching for it (a tested fact), or one found by
+    # searching for the paper's number (a finding)
+    gives = [e for e in ctx["encodings"].get(cell.dataset, ())
              if not e["selected"] and float(e["rows"] if instances else e["features"]) == cell.published]
+    built = [e for e in gives if not e.get("searched")]
+    searched = [e for e in gives if e.get("searched")]
     return {"public": public, "note": (facts.get("note") or "").rstrip("."),
             "built": facts.get("preprocessing") or "the public file as distributed",
             "encoding": built[0]["name"] if built else None,
             "encoding_built": built[0]["built"] if built else "",
+            "searched": searched[0]["name"] if searched else None,
+            "searched_built": searched[0]["built"] if searched else "",
             "ours_is_public": public is not None and float(public) == float(cell.reproduced)}
 
 
@@ -43,15 +49,29 @@ def _size_rule(key):
 _SIZE_EVIDENCE = ("the section 'How each set is built here' on this page, and `python -m repro.datasets info` "
                   "for the set")
 
-# A computed fact: an encoding whose dimension is not chosen (one-hot coding)
-# gives exactly the paper's number (it could have given any other).
+# A computed fact: an encoding neither selected to the paper's number nor found
+# by searching for it gives exactly that number (it could have given any
+# other). None of ours is such an encoding now.
 _LDM_SIZE_OF_AN_ENCODING = Explanation(
     reason="ours is the public file's ({public:g}; built as: {built}); the paper's {cell.published:g} is "
-           "exactly what {encoding} gives ({encoding_built}), an encoding whose number is not chosen to fit: "
-           "the paper ran that encoding, which runs beside this row",
+           "exactly what {encoding} gives ({encoding_built}), an encoding neither selected to that number nor "
+           "found by searching for it: the paper ran that encoding, which runs beside this row",
     evidence=_SIZE_EVIDENCE, when=_size_rule("encoding"),
-    condition="an encoding of ours not chosen to fit gives exactly the paper's number",
+    condition="an encoding of ours, neither selected to the paper's number nor found by searching for it, "
+              "gives exactly that number",
     facts=_ldm_size_facts)
+
+# A finding, not an explanation (issue 46): an encoding found by searching for
+# the paper's number (jobs.SEARCHED_ENCODINGS: haberman's one-hot year) gives
+# it; that it does was the search's criterion, so it tests nothing.
+_LDM_SIZE_OF_A_SEARCHED_ENCODING = Explanation(
+    reason="ours is the public file's ({public:g}; built as: {built}); the paper's {cell.published:g} is what "
+           "{searched} gives ({searched_built}), but that encoding was found by searching for one that gives "
+           "the paper's number, the one found: a finding, not an explanation (the paper does not say how it "
+           "has {cell.published:g}, and a number searched for tests nothing)",
+    evidence=_SIZE_EVIDENCE, when=_size_rule("searched"),
+    condition="an encoding of ours found by searching for the paper's number gives it (a finding)",
+    explained=False, facts=_ldm_size_facts)
 
 # A finding: the sizes differ and the registry says what is known; nothing
 # computed gives the paper's number (a version whose features are selected to
@@ -141,7 +161,10 @@ def _ldm_encoding_facts(cell, ctx):
     # so where the two values are alike a borderline cell can pass there and not here:
     # a version explains a miss only by moving the value, not by a wider spread.
     rule = tolerance_for("ldm", cell.metric).at(cell, ctx)
+    from .jobs import SEARCHED_ENCODINGS
+
     return {"variant": variant, "value": value, "tested": bool(np.isfinite(value)),
+            "searched": variant in SEARCHED_ENCODINGS,
             "tolerance": rule.value if rule is not None else np.nan,
             "accepted": bool(np.isfinite(value)) and rule is not None
                         and rule.accepts(float(cell.published), value),
@@ -155,16 +178,30 @@ _ENCODING_EVIDENCE = ("the encoding's row of this table (repro.papers.ldm.jobs.E
                       "registry entry (how it is built)")
 
 # A tested cause (issue 27): the same cell run on a version of the same rows
-# with Table 1's size comes within the tolerance.
+# with Table 1's size comes within the tolerance; not a version found by
+# searching for Table 1's number (issue 46: jobs.SEARCHED_ENCODINGS).
 _LDM_ENCODING_EXPLAINS = Explanation(
     reason="our set is {ours_text}, the paper's {paper_text} (Table 1); on a version of the same rows "
            "with the paper's dimension ({variant}, {size}, built as its registry entry says: same "
            "partitions) the cell is {value:.3f}, within the tolerance of the published value: the data's "
            "version accounts for the miss",
     evidence=_ENCODING_EVIDENCE,
-    when=lambda cell, ctx: _ldm_encoding_facts(cell, ctx)["accepted"],
-    condition="the cell on the encoding with Table 1's size is within the tolerance",
+    when=lambda cell, ctx: (lambda f: f["accepted"] and not f["searched"])(_ldm_encoding_facts(cell, ctx)),
+    condition="the cell on the encoding with Table 1's size, not one found by searching for that size, is "
+              "within the tolerance",
     facts=_ldm_encoding_facts)
+
+# The same, on a version found by searching for Table 1's number (haberman's
+# one-hot year): a finding, not an explanation (issue 46).
+_LDM_SEARCHED_ENCODING_LANDS = Explanation(
+    reason="our set is {ours_text}, the paper's {paper_text} (Table 1); on {variant} ({size}: the one encoding "
+           "of these rows we found with the paper's dimension, found by searching for it; same partitions) the "
+           "cell is {value:.3f}, within the tolerance of the published value: a finding, not an explanation, "
+           "as the encoding was picked for giving the paper's number and the paper does not say how it has it",
+    evidence=_ENCODING_EVIDENCE,
+    when=lambda cell, ctx: (lambda f: f["accepted"] and f["searched"])(_ldm_encoding_facts(cell, ctx)),
+    condition="the cell on an encoding found by searching for Table 1's size is within the tolerance (a finding)",
+    explained=False, facts=_ldm_encoding_facts)
 
 # The same test, come out the other way: a finding, not an explanation.
 _LDM_ENCODING_TESTED = Explanation(
@@ -237,13 +274,14 @@ _LDM_BIAS_FREE = Explanation(
 
 EXPLANATIONS = {
     # LDM Table 1: rules over the size cells; a computed fact first, else the registry's finding
-    ("ldm_table1", None, None): (_LDM_SIZE_OF_AN_ENCODING, _LDM_OTHER_VERSION),
+    ("ldm_table1", None, None): (_LDM_SIZE_OF_AN_ENCODING, _LDM_SIZE_OF_A_SEARCHED_ENCODING, _LDM_OTHER_VERSION),
     # LDM Tables 2-4: rules over the accuracy cells (each holds only where its facts say so);
     # a tested encoding, then the bias-free finding (filed per method), come before the size finding
-    **{(t, None, None): (_LDM_SAMPLING, _LDM_ENCODING_EXPLAINS, _LDM_ENCODING_TESTED, _LDM_VARIANT_ROW,
-                         _LDM_OTHER_DATA)
+    **{(t, None, None): (_LDM_SAMPLING, _LDM_ENCODING_EXPLAINS, _LDM_SEARCHED_ENCODING_LANDS,
+                         _LDM_ENCODING_TESTED, _LDM_VARIANT_ROW, _LDM_OTHER_DATA)
        for t in ("ldm_table2", "ldm_table3", "ldm_table4")},
-    **{(t, None, m): (_LDM_ENCODING_EXPLAINS, _LDM_BIAS_FREE) for t in ("ldm_table2", "ldm_table3", "ldm_table4")
+    **{(t, None, m): (_LDM_ENCODING_EXPLAINS, _LDM_SEARCHED_ENCODING_LANDS, _LDM_BIAS_FREE)
+       for t in ("ldm_table2", "ldm_table3", "ldm_table4")
        for m in ("LDM", "LDM (double-sum)", "LDM (code)")},
 }
 
