@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import repro.papers.catalog  # noqa: F401  (files every paper's tolerances)
+from repro.papers.catalog import SUMMARIES  # noqa: F401  (imports every paper: files its tolerances)
 from repro.experiments.agreement import (COLOURS, agreement_axes, agreement_figure, drawable,
                                          verdict_class)
 from repro.experiments.figures import assert_legend_entries_drawn
@@ -60,3 +60,30 @@ def test_the_png_is_deterministic_and_skips_rows_without_both_numbers():
     a = agreement_figure({"ldm_table2": frame}, "ldm", "LDM")
     assert a[:4] == b"\x89PNG" and a == agreement_figure({"ldm_table2": frame}, "ldm", "LDM")
     assert len(drawable(frame)) == frame.dropna(subset=["published", "reproduced"]).shape[0]
+
+
+@pytest.mark.parametrize("paper, table", [("gs_svm", "gs_svm_table2"), ("ldm", "ldm_table3")])
+def test_a_measured_rule_draws_a_segment_per_cell_and_its_titles_fit_and_never_say_nan(paper, table):
+    from repro.experiments.agreement import CELL_BAND, TITLE_WIDTH, cell_values
+    from repro.tolerances import tolerance_for
+
+    frame = pd.read_csv(TABLES / f"{table}.csv")
+    fig = agreement_axes({table: frame}, paper, table)
+    for ax, (metric, cells) in zip(fig.axes, drawable(frame).groupby("metric", sort=False)):
+        title = ax.get_title()
+        assert "nan" not in title and max(map(len, title.splitlines())) <= TITLE_WIDTH
+        rule = tolerance_for(paper, metric)
+        assert rule.measured
+        values = cell_values(rule, cells)
+        line = next(l for l in ax.lines if l.get_label() == CELL_BAND)
+        xy = line.get_xydata().reshape(-1, 3, 2)  # (bottom, top, break) per cell
+        assert len(xy) == np.isfinite(values).sum() > 0
+        published = cells["published"].astype(float).to_numpy()[np.isfinite(values)]
+        assert np.allclose(xy[:, 0, 0], published) and np.allclose(xy[:, 1, 0], published)
+        width = values[np.isfinite(values)]
+        if rule.kind == "abs":
+            assert np.allclose(xy[:, 1, 1] - xy[:, 0, 1], 2 * width)
+        else:
+            assert np.allclose(xy[:, 1, 1] / xy[:, 0, 1], width ** 2)
+    assert_legend_entries_drawn(fig)
+    assert CELL_BAND in {t.get_text() for t in fig.legends[0].get_texts()}

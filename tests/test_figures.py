@@ -10,7 +10,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from repro.experiments import read_all, table_run
-from repro.experiments.figures import (assert_legend_entries_drawn, coinciding, line_style,
+from repro.experiments.figures import (CAPPED, assert_legend_entries_drawn, coinciding, line_style,
                                        single_x_note, undrawn_legend_entries)
 from repro.experiments.report import pyplot
 from repro.papers.catalog import table_spec
@@ -77,7 +77,47 @@ def test_nesvm_time_is_a_grid_with_one_shared_legend(monkeypatch):
     _, (fig,) = _built("nesvm_time", monkeypatch)
     assert len(fig.axes) == 7 and len({ax.get_position().y0 for ax in fig.axes}) == 2  # two rows
     assert len(fig.legends) == 1 and not any(ax.get_legend() for ax in fig.axes)
-    assert len(fig.legends[0].get_texts()) == 7
+    texts = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert len(texts) == 8  # the 7 methods and the mark of a fit killed at the time cap (a6a, C = 1000)
+    assert texts[-1].startswith(CAPPED)
+
+
+def _cap_marks(fig) -> list:
+    """(axes index, x, y) of every 'x' that marks where a capped run stopped."""
+    return [(i, x, y) for i, ax in enumerate(fig.axes) for line in ax.lines if line.get_marker() == "x"
+            for x, y in line.get_xydata()]
+
+
+def test_capped_runs_are_marked_where_they_stop(monkeypatch):
+    # NESVM time: the fits killed at the 60 s cap (a6a: LIBSVM and SMO at C = 1000), drawn at the cap
+    _, (fig,) = _built("nesvm_time", monkeypatch)
+    capped = _committed("nesvm_time").query("capped")
+    assert sorted((x, y) for _, x, y in _cap_marks(fig)) == sorted(zip(capped.C, capped.cap_seconds))
+    assert_legend_entries_drawn(fig)
+    # NESVM image sets: every capped fit, in its set's panel
+    _, (fig,) = _built("nesvm_images", monkeypatch)
+    assert len(_cap_marks(fig)) == int(_committed("nesvm_images").capped.sum()) > 0
+    assert_legend_entries_drawn(fig)
+    # Pegasos: each Pegasos and SGDClassifier line ran to the budget of examples: its last point, both rows
+    _, (fig,) = _built("pegasos_convergence", monkeypatch)
+    records = _committed("pegasos_convergence")
+    budget = records.budget_examples.max()
+    assert {x >= budget for _, x, _ in _cap_marks(fig)} == {True}
+    assert any(t.get_text().startswith(CAPPED) for t in fig.legends[0].get_texts())
+    # LSVM: every drawn run stops at the last measured iteration; one legend entry a panel
+    _, (fig,) = _built("lsvm_convergence", monkeypatch)
+    cap = _committed("lsvm_convergence").iteration.max()
+    assert {x for _, x, _ in _cap_marks(fig)} == {cap}
+    for ax in fig.axes:
+        assert sum(t.get_text().startswith(CAPPED) for t in ax.get_legend().get_texts()) == 1
+
+
+def test_no_committed_figure_is_a_strip_wider_than_3_to_1():
+    from PIL import Image
+
+    for png in sorted(TABLES.glob("*.png")):
+        width, height = Image.open(png).size
+        assert width <= 3 * height, f"{png.name} is {width} x {height}"
 
 
 def test_a_run_on_one_set_draws_points_and_says_so(monkeypatch):

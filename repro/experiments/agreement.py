@@ -1,6 +1,8 @@
 """Reproduced against published: one figure per paper, one panel per (table,
 metric), x the published value, y ours, the identity line, the band the
-metric's tolerance accepts, each cell a point coloured by its verdict.
+metric's tolerance accepts (for a tolerance measured cell by cell, a vertical
+segment at each cell's published value over what its own value accepts, read
+from the cell's ``tolerance`` text), each cell a point coloured by its verdict.
 
 The input is what every table's CSV holds (:func:`repro.tables.compare`'s
 frame); the band is the tolerance rule itself (:func:`repro.tolerances.tolerance_for`),
@@ -15,6 +17,7 @@ paper: the caller names the paper and passes its frames.
 from __future__ import annotations
 
 import math
+import re
 import textwrap
 
 import numpy as np
@@ -106,13 +109,90 @@ def _points(ax, cells: pd.DataFrame) -> int:
     return drawn
 
 
+TITLE_WIDTH = 48   # characters a panel title's line holds at its size without reaching the next panel
+CELL_BAND = "accepted by the cell's own tolerance"
+_WITHIN = re.compile(r"^within (?:a factor of )?([-+0-9.eE]+)")
+
+
+def cell_values(rule, cells: pd.DataFrame) -> np.ndarray:
+    """A measured rule's value for each cell, read from the cell's
+    ``tolerance`` text (:meth:`Tolerance.describe` of the cell's rule, as the
+    table's CSV holds it, to its 3 significant digits); NaN where the cell has
+    none (no tolerance column, or nothing measured for that cell)."""
+    if "tolerance" not in cells:
+        return np.full(len(cells), np.nan)
+    out = []
+    for text in cells["tolerance"].fillna("").astype(str):
+        found = _WITHIN.match(text)
+        out.append(float(found.group(1)) if found else np.nan)
+    return np.asarray(out, dtype=float)
+
+
+def _cell_bands(ax, rule, cells: pd.DataFrame, values: np.ndarray) -> int:
+    """A measured rule differs cell by cell: at each cell's published value a
+    vertical segment over what that cell's own tolerance accepts (ours within
+    the value, or within the factor, of the published one), all one line with
+    breaks between the cells; returns the number of segments drawn."""
+    xs, ys = [], []
+    for published, value in zip(cells["published"].astype(float), values):
+        if not math.isfinite(value):
+            continue
+        if rule.kind == "abs":
+            lo, hi = published - value, published + value
+        elif rule.kind == "factor" and published > 0 and value > 0:
+            lo, hi = published / value, published * value
+        else:
+            continue
+        xs += [published, published, np.nan]
+        ys += [lo, hi, np.nan]
+    if xs:
+        ax.plot(xs, ys, color="tab:green", alpha=0.35, lw=3.5, solid_capstyle="butt", zorder=1,
+                label=CELL_BAND)
+    return len(xs) // 3
+
+
+def _rule_text(rule, values: np.ndarray) -> str:
+    """The panel's tolerance in words: the rule, or for a measured one the
+    range of its cells' values (never the rule's unused NaN)."""
+    if rule is None:
+        return "no tolerance"
+    if not rule.measured:
+        return rule.describe()
+    finite = values[np.isfinite(values)]
+    if not len(finite):
+        return f"measured per cell, none here ({rule.measured_as})"
+    lo, hi = float(finite.min()), float(finite.max())
+    span = f"{lo:.3g}" if f"{lo:.3g}" == f"{hi:.3g}" else f"{lo:.3g} to {hi:.3g}"
+    what = f"a factor of {span}" if rule.kind == "factor" else f"{span}{rule.unit}"
+    return f"within {what}, per cell ({rule.measured_as})"
+
+
+def panel_title(table: str, metric: str, rule_text: str, n: int) -> str:
+    """The panel's title, every line at most :data:`TITLE_WIDTH` characters:
+    table and metric (a long metric wraps at its underscores), then the
+    tolerance and the number of cells."""
+    head = [f"{table}:"]
+    for word in metric.split("_"):  # a long metric (a claim) wraps at its underscores
+        joiner = " " if head[-1].endswith(":") else "_"
+        if len(head[-1]) + 1 + len(word) <= TITLE_WIDTH:
+            head[-1] += joiner + word
+        else:
+            head[-1] += "_" if joiner == "_" else ""
+            head.append(word)
+    body = textwrap.wrap(f"{rule_text}; {n} cell{'' if n == 1 else 's'}", TITLE_WIDTH)
+    return "\n".join(head + body)
+
+
 def _panel(ax, paper: str, table: str, metric: str, cells: pd.DataFrame):
     rule = tolerance_for(paper, metric)
     values = np.concatenate([cells["published"].astype(float), cells["reproduced"].astype(float)])
     log = _log_axes(values, rule)
     lo, hi = _limits(cells, log)
-    if rule is not None and not rule.measured:  # a measured rule's band differs cell by cell
+    per_cell = cell_values(rule, cells) if rule is not None and rule.measured else np.full(len(cells), np.nan)
+    if rule is not None and not rule.measured:
         _band(ax, rule, lo, hi, log)
+    elif rule is not None:  # a measured rule's band differs cell by cell: one segment per cell
+        _cell_bands(ax, rule, cells, per_cell)
     ax.plot([lo, hi], [lo, hi], color="k", lw=0.8, label="ours = published")
     _points(ax, cells)
     ax.set(xlim=(lo, hi), ylim=(lo, hi), xlabel="published", ylabel="ours")
@@ -122,10 +202,7 @@ def _panel(ax, paper: str, table: str, metric: str, cells: pd.DataFrame):
         ax.set(xscale="log", yscale="log")
         for axis in (ax.xaxis, ax.yaxis):  # within a decade the minor labels overprint each other
             axis.set_minor_formatter(NullFormatter())
-    # long metric names (claims) wrap at their underscores rather than run into the next panel
-    name = "\n".join(textwrap.wrap(metric.replace("_", " "), 38)).replace(" ", "_")
-    ax.set_title(f"{table}: {name}\n({rule.describe() if rule else 'no tolerance'}, {len(cells)} cells)",
-                 fontsize=9)
+    ax.set_title(panel_title(table, metric, _rule_text(rule, per_cell), len(cells)), fontsize=8.5)
 
 
 def _legend(fig, axes):
@@ -136,7 +213,8 @@ def _legend(fig, axes):
         for handle, label in zip(*ax.get_legend_handles_labels()):
             seen.setdefault(label, handle)
     order = [label for name in COLOURS for label in (name, name + STANDIN)]
-    labels = [label for label in [*order, "accepted by the tolerance", "ours = published"] if label in seen]
+    labels = [label for label in [*order, "accepted by the tolerance", CELL_BAND, "ours = published"]
+              if label in seen]
     fig.legend([seen[label] for label in labels], labels, loc="outside lower center",
                ncol=min(len(labels), 4), fontsize=8, frameon=False)
 
@@ -151,7 +229,7 @@ def agreement_axes(comparisons: dict, paper: str, title: str):
         ax.text(0.5, 0.5, "no cell with both a published and a reproduced value", ha="center")
         fig.suptitle(title)
         return fig
-    fig, axes = grid(plt, len(found), ncols=min(3, math.ceil(math.sqrt(len(found)))), panel=(4.0, 3.8))
+    fig, axes = grid(plt, len(found), ncols=min(3, math.ceil(math.sqrt(len(found)))), panel=(4.0, 4.4))
     for ax, (table, metric, cells) in zip(axes, found):
         _panel(ax, paper, table, metric, cells)
     _legend(fig, axes)

@@ -61,6 +61,21 @@ def grid(plt, n: int, ncols: int, panel=(4.2, 3.4), **kw):
     return fig, flat[:n]
 
 
+CAPPED = "stopped at the cap"
+
+
+def mark_capped(ax, x, y, label: str = CAPPED, **kw):
+    """Mark where capped runs stopped: a black 'x' at each (x, y), the last
+    point of a curve cut off by an iteration, example or time cap (or, for a
+    fit killed at a time cap, the cap itself); one legend entry, ``label``
+    (it should start with :data:`CAPPED`). Nothing drawn when there is no point."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if not len(x):
+        return None
+    return ax.plot(x, y, ls="none", marker="x", ms=kw.pop("ms", 7), mew=kw.pop("mew", 1.6),
+                   color=kw.pop("color", "k"), zorder=kw.pop("zorder", 6), label=label, **kw)[0]
+
+
 def single_x_note(xs, what: str) -> str:
     """A panel title's addition where its lines have one x value each (e.g. a
     run on one set): the markers are all there is, and the title says so."""

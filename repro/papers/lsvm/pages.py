@@ -13,6 +13,7 @@ import pandas as pd
 
 from ... import published
 from ...experiments import TableOutput
+from ...experiments.figures import CAPPED, mark_capped
 from ...experiments.report import png_bytes, pyplot
 from ...tables import compare, comparison_markdown, not_run, to_markdown
 from . import jobs as L
@@ -120,7 +121,8 @@ def convergence_axes(records: pd.DataFrame):
     """Relative distance ||Q u^i - Q u*|| / ||Q u*|| against i, one line per
     run, with the bound (20) from the first iterate as a dashed line of the
     same colour; one panel per nu. A run with nothing to draw (:func:`undrawable_runs`)
-    is left out of the lines and the legend, and its panel says so."""
+    is left out of the lines and the legend, and its panel says so. A line
+    that runs to the last measured iteration (the cap, with tol 0) ends in an 'x'."""
     plt = pyplot()
 
     scales = sorted(records.nu_times_m.unique())
@@ -128,15 +130,22 @@ def convergence_axes(records: pd.DataFrame):
                              layout="constrained")
     colour = {d: f"C{k}" for k, d in enumerate(dict.fromkeys(records.dataset))}
     skipped = undrawable_runs(records)
+    # every run is measured for the same number of iterations (tol 0): the cap where its line stops
+    cap = int(records.iteration.max()) if len(records) else 0
     for ax, c in zip(axes[0], scales):
         runs = records[records.nu_times_m == c]
         flat = list(skipped.loc[skipped.nu_times_m == c, "dataset"])
+        marked = False
         for dataset, g in runs.groupby("dataset", sort=False):
             if dataset in flat:
                 continue
             g = g.sort_values("iteration")
             shown = g[g.relative_distance > 0]
             ax.semilogy(shown.iteration, shown.relative_distance, color=colour[dataset], label=dataset)
+            if len(shown) and g.iteration.iat[-1] == cap and shown.iteration.iat[-1] == cap:
+                mark_capped(ax, [cap], [shown.relative_distance.iat[-1]],  # one legend entry a panel
+                            label=f"{CAPPED}: {cap} iterations measured" if not marked else "_capped")
+                marked = True
             bound = g.relative_distance.iat[0] * g.rate_bound.iat[0] ** g.iteration
             ax.semilogy(g.iteration, bound, color=colour[dataset], linestyle="--", linewidth=0.8,
                         label=f"bound (20), rate {g.rate_bound.iat[0]:.4f}")

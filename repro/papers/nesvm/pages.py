@@ -13,7 +13,7 @@ import pandas as pd
 
 from ... import published
 from ...experiments import TableOutput
-from ...experiments.figures import grid, shared_legend, single_x_note
+from ...experiments.figures import CAPPED, grid, mark_capped, shared_legend, single_x_note
 from ...experiments.report import png_bytes, pyplot
 from ...tables import NO_PUBLISHED, compare, comparison_markdown, not_compared, not_run, to_markdown
 from . import image_readings
@@ -227,7 +227,8 @@ def readings_markdown(comparison: pd.DataFrame, tried: pd.DataFrame | None) -> s
 
 def figure(shown: pd.DataFrame) -> bytes:
     """Fig. 3's panels (mean time against C, one per set) and Fig. 4's (mean
-    time against set ID at FIG4_C) in rows of four, one legend below them."""
+    time against set ID at FIG4_C) in rows of four, one legend below them; a
+    fit killed at the time cap is marked with an 'x' at the cap."""
     return png_bytes(time_figure(shown))
 
 
@@ -239,15 +240,18 @@ def time_figure(shown: pd.DataFrame):
     fig, axes = grid(plt, len(sets) + 1, ncols=4)
     ok = shown[(shown.runs > 0) & ~shown.capped]
     colour = {m: f"C{i}" for i, m in enumerate(N.METHODS)}  # a method keeps its colour in every panel
+    capped = shown[shown.capped.astype(bool)]
     for ax, s in zip(axes, sets):
         here = ok[ok.set_id == s]
         _time_lines(ax, here, "C", colour)
+        _cap_marks(ax, here, capped[capped.set_id == s], "C", colour)
         ax.set(xscale="log", yscale="log", xlabel="C", ylabel="mean training time (s)",
                title="Fig. 3: " + shown.loc[shown.set_id == s, "set"].iat[0] + single_x_note(here["C"], "C"))
         ax.title.set_fontsize(9)
     ax = axes[-1]
     at_c = ok[np.isclose(ok["C"], FIG4_C)]
     _time_lines(ax, at_c, "set_id", colour)
+    _cap_marks(ax, at_c, capped[np.isclose(capped["C"], FIG4_C)], "set_id", colour)
     ax.set(yscale="log", xlabel="set ID (Table I)", ylabel="mean training time (s)",
            title=f"Fig. 4: against the set, C = {FIG4_C:g}" + single_x_note(at_c["set_id"], "set"))
     ax.title.set_fontsize(9)
@@ -256,6 +260,30 @@ def time_figure(shown: pd.DataFrame):
     fig.suptitle("NESVM paper, Figs. 3 and 4: training time against C (census income sets) and against "
                  "the set")
     return fig
+
+
+def cap_label(capped: pd.DataFrame) -> str:
+    """The legend entry of the capped fits' marks: the cap, where they share one."""
+    caps = sorted(set(capped["cap_seconds"].astype(float)))
+    cap = f" of {caps[0]:g} s" if len(caps) == 1 else ""
+    return f"{CAPPED}{cap} (drawn there: its time is longer)"
+
+
+def _cap_marks(ax, ok: pd.DataFrame, capped: pd.DataFrame, x: str, colour: dict):
+    """Where a method's fit was killed at the time cap (no mean time, so no
+    point of its line): an 'x' at (x, the cap) and a dotted line of the
+    method's colour from its line's last point before it, so the curve is
+    seen to stop at the cap rather than end."""
+    if not len(capped):
+        return
+    for method, h in capped.sort_values(x).groupby("method", sort=False):
+        first = h.iloc[0]
+        before = ok[(ok.method == method) & (ok[x] < first[x])].sort_values(x)
+        if len(before):
+            last = before.iloc[-1]
+            ax.plot([last[x], first[x]], [last["mean_seconds"], first["cap_seconds"]], ls=":", lw=1.2,
+                    color=colour.get(method, "k"))
+    mark_capped(ax, capped[x], capped["cap_seconds"], label=cap_label(capped))
 
 
 def _time_lines(ax, rows: pd.DataFrame, x: str, colour: dict):
@@ -450,12 +478,14 @@ def image_readings_markdown(comparison: pd.DataFrame, tried: pd.DataFrame | None
 def images_figure(records: pd.DataFrame):
     """Figs. 6, 8, 10, 11 as the records give them: mean training time against
     C, one panel per set that ran (a stand-in's title says so), one legend;
-    a capped fit is left out of its line (the tables mark it)."""
+    a fit killed at the time cap is left out of its line and marked with an
+    'x' at the cap, joined to the line's last point by a dotted line."""
     plt = pyplot()
     names = [n for n in N.IMAGE_SETS if n in set(records.get("dataset", []))]
     fig, axes = grid(plt, max(len(names), 1), ncols=2)
     colour = {m: f"C{i}" for i, m in enumerate(N.IMAGE_METHODS)}
     ok = records[(records.runs > 0) & ~records.capped] if len(records) else records
+    capped = records[records.capped.astype(bool)] if len(records) else records
     for ax, name in zip(axes, names):
         here = ok[ok.dataset == name]
         for method in N.IMAGE_METHODS:
@@ -463,6 +493,7 @@ def images_figure(records: pd.DataFrame):
             if len(h):
                 ax.plot(h["C"], h["mean_seconds"], marker="o", ms=3, color=colour[method],
                         label=method)
+        _cap_marks(ax, here, capped[capped.dataset == name], "C", colour)
         ax.set(xscale="log", yscale="log", xlabel="C", ylabel="mean training time (s)",
                title=f"{N.IMAGE_SETS[name][2]}: {name}" + single_x_note(here["C"], "C"))
         ax.title.set_fontsize(9)

@@ -9,6 +9,7 @@ import pandas as pd
 
 from ... import published
 from ...experiments import TableOutput
+from ...experiments.figures import grid
 from ...experiments.report import png_bytes, pyplot
 from ...tables import compare, comparison_markdown, to_markdown
 from . import jobs as N
@@ -136,9 +137,9 @@ def convergence_axes(records: pd.DataFrame, summary: pd.DataFrame):
     plt = pyplot()
 
     names = list(summary["dataset"])
-    fig, axes = plt.subplots(1, max(len(names), 1), figsize=(4.4 * max(len(names), 1), 4.1), squeeze=False,
-                             layout="constrained")
-    for ax, name in zip(axes[0], names):
+    # two panels a row at most: three in one row made a 3.2:1 strip
+    fig, axes = grid(plt, max(len(names), 1), ncols=2, panel=(4.6, 4.1))
+    for ax, name in zip(axes, names):
         job = records[records.dataset == name].sort_values("k")
         pos = job[(job.k >= 1) & (job.gap > 0)]
         ax.plot(pos.k, pos.gap, lw=1.2, label="F_mu(y^k) - F_mu*")

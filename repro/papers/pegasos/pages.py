@@ -18,7 +18,7 @@ import pandas as pd
 
 from ... import datasets, published
 from ...experiments import TableOutput
-from ...experiments.figures import shared_legend
+from ...experiments.figures import CAPPED, mark_capped, shared_legend
 from ...experiments.report import png_bytes, pyplot
 from ...tables import OTHER_DATA, UNAVAILABLE, compare, comparison_markdown, not_run, to_markdown
 from . import jobs as PG
@@ -329,7 +329,9 @@ def figure(gaps: pd.DataFrame, records: pd.DataFrame) -> bytes:
     processed (log); below, the test error against examples processed. Pegasos
     per k and SGDClassifier as lines, LIBLINEAR's fits as points (SVM-Light
     counts no examples: its fits are in the table only). Datasets and methods
-    in the records' order, so that each method keeps its colour."""
+    in the records' order, so that each method keeps its colour. A line that
+    ran to the budget of examples (the cap of every stochastic run) ends in
+    an 'x'."""
     return png_bytes(convergence_axes(gaps, records))
 
 
@@ -346,6 +348,9 @@ def convergence_axes(gaps: pd.DataFrame, records: pd.DataFrame):
     n = max(1, len(names))
     fig, axes = plt.subplots(2, n, figsize=(5.0 * n, 8.2), squeeze=False, layout="constrained")
     style = {"LIBLINEAR": dict(ls="none", marker="s", ms=4), "SGDClassifier": dict(marker="o", ms=3)}
+    # the lines stop at the budget of examples (the cap of every stochastic run), not at convergence
+    budget = float(records["budget_examples"].max()) if "budget_examples" in records and len(records) else 0.0
+    cap_label = f"{CAPPED}: the budget of {budget:,.0f} examples"
     for col, name in enumerate(names):
         top, bottom = axes[0][col], axes[1][col]
         g = gaps[gaps.dataset == name]
@@ -359,6 +364,11 @@ def convergence_axes(gaps: pd.DataFrame, records: pd.DataFrame):
                      **style.get(method, {}))
             bottom.plot(h["examples"], 100 * h["test_error"], label=label, color=colour[label],
                         **style.get(method, {}))
+            if budget and method != "LIBLINEAR" and h["examples"].iat[-1] >= budget:  # ran to the budget
+                end = h.iloc[-1]
+                if end["gap"] > 0:
+                    mark_capped(top, [end["examples"]], [100 * end["gap"]], label=cap_label)
+                mark_capped(bottom, [end["examples"]], [100 * end["test_error"]], label=cap_label)
         for thr in PG.THRESHOLDS:
             top.axhline(100 * thr, color="grey", lw=0.6, ls=":")
         title = _labelled(name)
