@@ -6,6 +6,8 @@ every set, that every objective is finite, and that solvers of the same
 problem reach the same optimum where they should (SMO's paths against LIBSVM,
 LSVM against LIBLINEAR -s 2, the bias-free solvers against LIBLINEAR -s 3).
 """
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -35,13 +37,14 @@ def tiny(tmp_path_factory, data_env):
 def test_tiny_writes_the_page_and_csv_with_their_columns(tiny):
     table, out = tiny
     csv = pd.read_csv(out / "solvers_compared.csv")
-    assert list(csv.columns) == TABLE_COLUMNS
+    assert list(csv.columns) == TABLE_COLUMNS + ["provenance"]  # each set job's stamp
+    assert csv["provenance"].str.contains("commit=").all()
     assert set(csv["verdict"]) == {"no published value"}
     assert set(csv["dataset"]) == set(datasets_of("tiny"))
     md = (out / "solvers_compared.md").read_text()
     assert md.startswith("# Every solver of the package on common sets")
     for heading in ("## Reading", "### Problems: which solvers solve the same one",
-                    "## heart_scale", "## a1a"):
+                    "## heart_scale", "## a1a", "## Provenance of these records\n\n| | |"):
         assert heading in md
     header = "| solver | kernel | problem | time (s) | kernel evals | test acc. (%) | objective |"
     assert md.count(header) == 2
@@ -116,3 +119,12 @@ def test_bad_input_is_refused_with_a_message(data_env):
         run_dataset("heart_scale", cap_seconds=0)
     with pytest.raises(ValueError, match="not the output of run_dataset"):
         merge([pd.DataFrame({"dataset": ["x"]})])
+
+
+def test_rows_made_before_the_stamp_say_what_is_not_recorded():
+    from repro.solvers_compared.page import provenance_section
+
+    committed = pd.read_csv(Path(__file__).resolve().parents[1] / "paper_tables" / "solvers_compared.csv")
+    text = provenance_section(committed, "commit abc123 (2026-11-27)")
+    assert "Not recorded" in text and "AMD EPYC" in text and "commit abc123 (2026-11-27)" in text
+    assert "which commit wrote them: not recorded" in provenance_section(committed).lower()

@@ -37,9 +37,28 @@ def write_page(frames, out_dir):
 
     table = merge(frames)
     os.makedirs(out_dir, exist_ok=True)
-    write_text_atomic(os.path.join(out_dir, "solvers_compared.csv"), table.to_csv(index=False))
-    write_text_atomic(os.path.join(out_dir, "solvers_compared.md"), page(table))
+    csv = os.path.join(out_dir, "solvers_compared.csv")
+    write_text_atomic(csv, table.to_csv(index=False))
+    write_text_atomic(os.path.join(out_dir, "solvers_compared.md"), page(table, last_commit(csv)))
     return table
+
+
+def last_commit(path) -> str:
+    """The commit that last changed ``path`` in git, as "commit <hash> (<date>)",
+    where the file is tracked and unchanged since (the page of rows made before
+    the provenance stamp names it); empty otherwise."""
+    import subprocess
+
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        changed = subprocess.run(["git", "-C", folder, "status", "--porcelain", "--", os.path.abspath(path)],
+                                 capture_output=True, text=True, timeout=30, check=True).stdout.strip()
+        found = subprocess.run(["git", "-C", folder, "log", "-1", "--format=%h %ad", "--date=short", "--",
+                                os.path.abspath(path)],
+                               capture_output=True, text=True, timeout=30, check=True).stdout.split()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return f"commit {found[0]} ({found[1]})" if found and not changed else ""
 
 
 def compare(size="full", out_dir=None, cap_seconds=CAP_SECONDS):

@@ -15,7 +15,7 @@ from repro.tables import to_markdown
 
 from .data import SPLIT_SEED
 from .roster import GAMMA, PROBLEMS
-from .run import CAP_SECONDS, COLUMNS, KERNEL_MEMORY_MB, NO_PUBLISHED
+from .run import CAP_SECONDS, COLUMNS, KERNEL_MEMORY_MB, NO_PUBLISHED, PROVENANCE
 
 SAME_OPTIMUM = 1e-3
 TABLE_COLUMNS = COLUMNS[:16] + ["objective", "above_best"] + COLUMNS[17:]
@@ -31,7 +31,29 @@ def merge(frames) -> pd.DataFrame:
     best = df[ok].groupby(["dataset", "kernel", "problem"])["objective"].transform("min")
     df["above_best"] = np.nan
     df.loc[ok, "above_best"] = (df.loc[ok, "objective"] - best) / best.abs()
-    return df[TABLE_COLUMNS]
+    return df[TABLE_COLUMNS + ([PROVENANCE] if PROVENANCE in df.columns else [])]
+
+
+def provenance_section(df, last_written: str = "") -> str:
+    """Where the rows were made: their stamps (:func:`repro.experiments.provenance.summary_markdown`),
+    or for rows made before the stamp what they do record (CPU, threads), what
+    they do not, and ``last_written`` (the commit that last wrote the CSV, from
+    ``git log``; empty where unknown)."""
+    from repro.experiments.provenance import summary_markdown
+
+    stamps = df[PROVENANCE].fillna("").astype(str) if PROVENANCE in df.columns else pd.Series([""] * len(df))
+    if (stamps != "").any():
+        return summary_markdown(stamps)
+    cpus = ", ".join(sorted(set(df["cpu_model"].astype(str))))
+    threads = ", ".join(sorted(set(df["threads"].astype(str))))
+    return "\n".join([
+        "## Provenance of these records", "",
+        f"Not recorded: the {len(df)} rows were made before the comparison's jobs stamped their provenance, "
+        "so the package version, the commit the code was at, the Python, NumPy, SciPy, scikit-learn, "
+        "LIBSVM and LIBLINEAR versions, the BLAS, the cores and the date of the run are not known. "
+        f"What the rows do record: CPU {cpus}, {threads} thread per fit (`cpu_model`, `threads`). "
+        + (f"The rows were last written by {last_written} (`git log paper_tables/solvers_compared.csv`)."
+           if last_written else "Which commit wrote them: not recorded."), ""])
 
 
 def _sig(x, digits=4):
@@ -153,8 +175,10 @@ def reading(df) -> list[str]:
     return lines
 
 
-def page(df) -> str:
-    """The Markdown page of the merged table."""
+def page(df, last_written: str = "") -> str:
+    """The Markdown page of the merged table, its provenance last
+    (:func:`provenance_section`; ``last_written``: for rows without stamps, the
+    commit that last wrote them)."""
     sets = df.drop_duplicates("dataset")
     set_lines = [f"- **{r.dataset}**: {r.n_train:,} training rows, {r.n_test:,} test rows, "
                  f"{r.n_features} features; test part: {r.split}." for r in sets.itertuples()]
@@ -220,4 +244,5 @@ def page(df) -> str:
         first = d.iloc[0]
         parts += [f"## {name} ({first['n_train']:,} train / {first['n_test']:,} test)", "",
                   _dataset_table(d).rstrip(), ""]
+    parts.append(provenance_section(df, last_written))
     return "\n".join(parts)

@@ -30,6 +30,9 @@ KERNEL_MEMORY_MB = 1024
 COLUMNS = ["dataset", "split", "n_train", "n_test", "n_features", "solver", "kernel", "problem",
            "setting", "reference", "status", "train_seconds", "kernel_evals", "n_iter", "converged",
            "test_accuracy", "objective", "verdict", "cpu_model", "threads"]
+#: the job's provenance stamp (repro.experiments.provenance.stamp), after COLUMNS; rows
+#: made before it existed have no such column
+PROVENANCE = "provenance"
 
 
 
@@ -126,4 +129,8 @@ def run_dataset(name, size="full", previous=None, cap_seconds=CAP_SECONDS, entri
                      "converged": model.converged,
                      "test_accuracy": models.accuracy(model, Xt, yt, X),
                      "objective": models.objective(entry.problem, model, X, y)})
-    return pd.DataFrame(rows, columns=COLUMNS)
+    from repro.experiments.provenance import stamp
+
+    frame = pd.DataFrame(rows, columns=COLUMNS)
+    frame[PROVENANCE] = stamp(size, threads=1)  # after the fits: the stamp holds the job's peak memory
+    return frame
