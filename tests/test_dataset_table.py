@@ -20,6 +20,8 @@ REPO = Path(__file__).resolve().parents[1]
 COMMITTED_CSV = REPO / "paper_tables" / "datasets.csv"
 COMMITTED_MD = REPO / "paper_tables" / "datasets.md"
 SHAPE = ["rows", "test_rows", "features", "classes"]
+# what the fetch step measured, with the stamp of the job that measured it (its machine, date)
+MEASURED = SHAPE + ["provenance"]
 # small sets, one of each kind: LIBSVM train+test, a UCI file, two files in one split,
 # a file derived from a compressed one, a stand-in drawn from a pool
 SMALL = ["heart_scale", "a1a", "glass", "segment", "page-blocks", "w1a"]
@@ -184,7 +186,7 @@ def test_committed_table_matches_the_registry():
     """Everything but the measured shapes, from the registry alone (cheap)."""
     com, gen = _committed(), _generated()
     assert list(com.columns) == list(gen.columns) == report.COLUMNS
-    assert com.drop(columns=SHAPE).equals(gen.drop(columns=SHAPE)), \
+    assert com.drop(columns=MEASURED).equals(gen.drop(columns=MEASURED)), \
         "paper_tables/datasets.csv is stale: rebuild it (snakemake paper_tables/datasets.md)"
     # shapes: given exactly for the sets whose files are all here offline (mirror, package)
     for (_, c), (_, g) in zip(com.iterrows(), gen.iterrows()):
@@ -205,8 +207,11 @@ def test_committed_shapes_are_measured(tmp_path, monkeypatch, data_env):
     com = _committed()
     mask = com["dataset"].isin(SMALL)
     assert mask.sum() >= len(SMALL)
-    pd.testing.assert_frame_equal(com[mask].reset_index(drop=True), gen[mask].reset_index(drop=True))
+    pd.testing.assert_frame_equal(com[mask].drop(columns="provenance").reset_index(drop=True),
+                                  gen[mask].drop(columns="provenance").reset_index(drop=True))
     assert (com[mask]["rows"] != "").all()
+    # every measured row names the job that measured it
+    assert (com.loc[com["rows"] != "", "provenance"].str.contains("commit=")).all()
 
 
 def test_committed_markdown_is_the_csvs():
@@ -214,7 +219,10 @@ def test_committed_markdown_is_the_csvs():
     com = pd.read_csv(COMMITTED_CSV, keep_default_na=True)
     for c in SHAPE:
         table[c] = com[c].astype("Int64")
-    assert report.to_markdown(table) == COMMITTED_MD.read_text()
+    table["provenance"] = com["provenance"].fillna("")
+    md = report.to_markdown(table)
+    assert md == COMMITTED_MD.read_text()
+    assert "## Provenance of these records" in md and "| commit |" in md
 
 
 def test_fetch_step_writes_the_summary_the_table_reads():

@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 COLUMNS = ["dataset", "paper", "where", "paper_name", "paper_rows", "paper_test_rows", "paper_dim",
            "split", "rows", "test_rows", "features", "classes", "standin", "status", "files",
-           "sha256", "source", "note"]
+           "sha256", "source", "note", "provenance"]
 SEP = "; "
 _SK_FETCHER = {"covtype": "scikit-learn fetch_covtype", "rcv1-binary": "scikit-learn fetch_rcv1",
                "rcv1-ccat": "scikit-learn fetch_rcv1"}
@@ -142,10 +142,11 @@ def dataset_table(summary_files) -> pd.DataFrame:
     ``summary_files``: the JSON records of the workflow's fetch step (datasets without
     one keep empty shape cells). Nothing in it depends on the machine's cache or
     network: see the module's docstring."""
-    obtained = {}
+    obtained, stamped = {}, {}
     for f in summary_files:
         rec = json.loads(Path(f).read_text())
         obtained[rec["name"]] = rec["splits"]
+        stamped[rec["name"]] = rec.get("provenance", "")
     rows = []
     for name, spec in REGISTRY.items():
         for ref in spec.papers or [None]:
@@ -185,6 +186,9 @@ def dataset_table(summary_files) -> pd.DataFrame:
                 "sha256": SEP.join(shas),
                 "source": SEP.join(sources),
                 "note": (ref.note if ref and ref.note else spec.note),
+                # the stamp of the fetch job that measured the shapes (its commit, versions, CPU,
+                # date: repro.experiments.provenance); empty where none was measured
+                "provenance": stamped.get(name, "") if train else "",
             })
     ints = ["paper_rows", "paper_test_rows", "paper_dim", "rows", "test_rows", "features", "classes"]
     return pd.DataFrame(rows, columns=COLUMNS).astype({c: "Int64" for c in ints})
@@ -235,8 +239,24 @@ def file_table(table: pd.DataFrame) -> pd.DataFrame:
 def to_markdown(table: pd.DataFrame) -> str:
     """The page: the mention table (its sha256 column moved to a table of files, where
     each hash is printed once) and the table of files."""
-    main = _md(table.drop(columns=["sha256", "source"]), title="Datasets of the five papers",
-               notes=NOTES)
+    main = _md(table.drop(columns=["sha256", "source", "provenance"], errors="ignore"),
+               title="Datasets of the five papers", notes=NOTES)
     files = _md(file_table(table), title="",
                 notes="## Files\n\nEvery file the rows above read, once: its sha256 and its source.")
-    return main + "\n" + files
+    return main + "\n" + files + "\n" + provenance_markdown(table)
+
+
+def provenance_markdown(table: pd.DataFrame) -> str:
+    """What made the page: the fetch jobs' stamps of the measured rows (one per
+    dataset), summarised (:func:`repro.experiments.provenance.summary_markdown`);
+    the registry's rows are the code at the commit those stamps name."""
+    from ..experiments.provenance import summary_markdown
+
+    measured = table[table["rows"].notna()] if "rows" in table else table.iloc[:0]
+    stamps = (measured.drop_duplicates("dataset")["provenance"].fillna("").astype(str)
+              if "provenance" in measured else pd.Series([""] * measured["dataset"].nunique(), dtype=str))
+    text = summary_markdown(stamps)
+    lead = ("The registry's columns are the code of `repro/datasets/registry.py` at the commit below; "
+            "`rows`, `test_rows`, `features` and `classes` were measured by the fetch jobs of "
+            f"{len(stamps)} datasets, whose stamps these are (a count is of datasets).")
+    return text.replace("## Provenance of these records\n\n", "## Provenance of these records\n\n" + lead + "\n\n", 1)

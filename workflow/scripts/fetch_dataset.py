@@ -9,6 +9,9 @@ with log_to(snakemake.log[0]):  # noqa: F821 (the snakemake object)
     from repro._io import write_text_atomic
     from repro.datasets.report import fetch_summary
 
+    from repro.experiments.provenance import stamp
+
     summary = fetch_summary(snakemake.wildcards.dataset,  # noqa: F821
                             download=bool(snakemake.params.download))  # noqa: F821
+    summary["provenance"] = stamp("data")  # what measured the shapes: commit, versions, CPU, date
     write_text_atomic(snakemake.output[0], json.dumps(summary, indent=1))  # noqa: F821
