@@ -134,7 +134,11 @@ def test_wtl_against_svm_pairs_by_partition_and_counts_each_dataset_once(tmp_pat
     pd.DataFrame(rows + [{**rows[0], "paper_dataset": "wdbc"}]).to_csv(folder / "ldm_table2_records.csv",
                                                                        index=False)
     pd.DataFrame(ours).to_csv(folder / A.EVIDENCE.name, index=False)
-    for where in (tmp_path, folder):
+    renamed = tmp_path / "evidence"
+    renamed.mkdir()
+    for path in folder.iterdir():
+        (renamed / path.name).write_bytes(path.read_bytes())
+    for where in (tmp_path, folder, renamed):
         result = A.wtl_against_svm(where, "ldm_table2")
         assert (result["win"], result["tie"], result["loss"]) == (1, 1, 1)  # house is vote's data
         assert result["wtl"] == "1/1/1"

@@ -131,9 +131,10 @@ def run_set(table: str, dataset: str, protocol: L.Protocol | None = None) -> pd.
 
 
 def _tables_folder(folder) -> Path:
-    """paper_tables/ of the repository root ``folder`` (or ``folder`` itself if it is one)."""
+    """paper_tables/ of the repository root ``folder``, or ``folder`` itself (an
+    evidence folder: paper_tables/ or a copy of it under any name)."""
     folder = Path(folder)
-    return folder if folder.name == "paper_tables" else folder / "paper_tables"
+    return folder / "paper_tables" if (folder / "paper_tables").is_dir() else folder
 
 
 def load_evidence(folder: Path | str = ".") -> pd.DataFrame | None:
@@ -155,7 +156,7 @@ def wtl_against_svm(evidence_folder, table_id: str) -> dict:
     'table3' or 'ldm_table2', ...): the paired two-tailed t-test at 95 % per set
     over the partitions both have (paired by paper_dataset and split_index),
     each dataset counted once (pages.distinct). ``evidence_folder``: the
-    repository root or its paper_tables/ folder.
+    repository root, or the folder of the records (paper_tables/ or a copy).
 
     Returns the counts of this reading under win_tie_loss's keys ('win',
     'tie', 'loss'), and 'wtl' ('1/12/4'); 'committed_ldm': the committed
