@@ -158,3 +158,25 @@ def test_each_page_opens_with_the_papers_table_in_its_rows_and_columns(table_id)
     for line, dataset in zip(first[2:], rows):
         for text in pub[(pub.dataset == dataset) & (pub.method != "") & (pub.value_text != "")]["value_text"]:
             assert re.search(rf"[(/]{re.escape(text)}[±)•∘/]", line), (dataset, text, line)
+
+
+def test_the_quick_scale_index_says_it_judges_nothing_and_its_links_work(tmp_path):
+    """Below the full scale the index opens by saying it is a small protocol
+    that judges nothing against the papers; every link it makes resolves
+    from where the workflow writes it (results/<scale>/paper_tables)."""
+    import shutil
+
+    folder = tmp_path / "results" / "quick" / "paper_tables"
+    folder.mkdir(parents=True)
+    for path in FOLDER.iterdir():
+        if path.suffix in (".csv", ".md", ".png") and path.name != "README.md":
+            shutil.copy(path, folder / path.name)
+    (tmp_path / "paper_tables").mkdir()
+    shutil.copy(FOLDER / "datasets.md", tmp_path / "paper_tables" / "datasets.md")
+    text = write_index(folder, SUMMARIES, folder / "README.md", scale="quick")[-1].read_text()
+    head = text[:1500]
+    assert head.startswith("# Scale quick: a small run of the pipeline, not a reproduction")
+    assert "It judges nothing against the papers" in head
+    assert "**holds**" not in text and "**does not hold**" not in text and "not judged at this scale" in text
+    for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
+        assert (folder / target).resolve().exists(), target

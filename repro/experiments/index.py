@@ -137,12 +137,17 @@ def claims_markdown(summaries: dict, judged: dict, full: bool = True) -> str:
     frame = pd.DataFrame(rows)
     counts = frame["verdict"].str.strip("*").value_counts()
     tally = ", ".join(f"{counts[v]} {v}" for v in CLAIM_VERDICTS if v in counts)
+    if not full:
+        return to_markdown(frame, title="", notes=(
+            "Each claim as the paper states it (where: the file of `shared/papers/` and its line) and our value of "
+            "the statistic it is about, computed on this scale's small protocols: shown to check the pipeline, "
+            "not judged."))
     notes = ("Each claim as the paper states it (where: the file of `shared/papers/` and its line), judged by "
              "the statistic it is about: a ratio, a paired test, a win/tie/loss count, a bound. **holds**: "
              "ours satisfies the claim; **does not hold**: it does not, and our protocol could have shown it; "
              "**not resolved**: the effect claimed is smaller than what our protocol can resolve; **not "
              "testable here**: the data or method it needs could not be obtained. Each paper's section "
-             "below says how each verdict follows from the numbers." + (f" In all: {tally}." if full else ""))
+             f"below says how each verdict follows from the numbers. In all: {tally}.")
     return to_markdown(frame, title="", notes=notes)
 
 
