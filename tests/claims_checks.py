@@ -42,7 +42,7 @@ def check_judgements(claims) -> dict:
 def evidence_copy(tmp_path: Path, names) -> Path:
     """A folder holding copies of the committed evidence files ``names``."""
     folder = tmp_path / "paper_tables"
-    folder.mkdir()
+    folder.mkdir(parents=True)
     for name in names:
         shutil.copy(COMMITTED / name, folder / name)
     return folder

@@ -8,11 +8,6 @@ from repro.papers.gs_svm.central_claims import CLAIMS, directional
 from tests.claims_checks import check_judgements, check_sources, claim_by_source, evidence_copy
 
 
-def _mk(path):
-    path.mkdir(parents=True)
-    return path
-
-
 def test_every_source_quotes_its_line():
     check_sources(CLAIMS)
 
@@ -23,8 +18,8 @@ def test_every_claim_is_judged_on_the_committed_tables():
 
 def test_the_speedup_claim_reads_table1(tmp_path):
     claim = claim_by_source(CLAIMS, 142, "speedup")
-    assert claim.judged(Evidence(evidence_copy(_mk(tmp_path / "a"), ["gs_svm_table1.csv"]))).verdict == HOLDS
-    folder = evidence_copy(_mk(tmp_path / "b"), ["gs_svm_table1.csv"])
+    assert claim.judged(Evidence(evidence_copy(tmp_path / "a", ["gs_svm_table1.csv"]))).verdict == HOLDS
+    folder = evidence_copy(tmp_path / "b", ["gs_svm_table1.csv"])
     t1 = pd.read_csv(folder / "gs_svm_table1.csv")
     t1.loc[(t1.dataset == "Adult-1") & (t1.method == "GS-SVMs"), "reproduced"] *= 5  # a ratio below 10
     t1.to_csv(folder / "gs_svm_table1.csv", index=False)
@@ -34,8 +29,8 @@ def test_the_speedup_claim_reads_table1(tmp_path):
 def test_the_glass_claim_follows_the_paired_test(tmp_path):
     claim = claim_by_source(CLAIMS, 149, "Glass")
     names = ["gs_svm_table2.csv", "gs_svm_table2_records.csv"]
-    assert claim.judged(Evidence(evidence_copy(_mk(tmp_path / "a"), names))).verdict == FAILS  # ours: worse, p = 0.03
-    folder = evidence_copy(_mk(tmp_path / "b"), names)
+    assert claim.judged(Evidence(evidence_copy(tmp_path / "a", names))).verdict == FAILS  # ours: worse, p = 0.03
+    folder = evidence_copy(tmp_path / "b", names)
     records = pd.read_csv(folder / "gs_svm_table2_records.csv")
     glass = (records.paper_dataset == "Glass") & (records.method == "GS-SVMs")
     records.loc[glass, "test_accuracy"] = (records.loc[glass, "test_accuracy"] + 0.2).clip(upper=1.0)

@@ -7,11 +7,6 @@ from repro.papers.ldm.central_claims import CLAIMS, rate_verdict
 from tests.claims_checks import check_judgements, check_sources, evidence_copy
 
 
-def _mk(path):
-    path.mkdir(parents=True)
-    return path
-
-
 def test_every_source_quotes_its_line():
     check_sources(CLAIMS)
 
@@ -32,8 +27,8 @@ def test_the_rate_rule():
 def test_never_worse_follows_the_records(tmp_path):
     [claim] = [c for c in CLAIMS if c.claim == "LDM is never worse than SVM, Table 3 (RBF kernel)"]
     names = ["ldm_table3.csv", "ldm_table3_records.csv"]
-    assert claim.judged(Evidence(evidence_copy(_mk(tmp_path / "a"), names))).verdict == HOLDS
-    folder = evidence_copy(_mk(tmp_path / "b"), names)
+    assert claim.judged(Evidence(evidence_copy(tmp_path / "a", names))).verdict == HOLDS
+    folder = evidence_copy(tmp_path / "b", names)
     records = pd.read_csv(folder / "ldm_table3_records.csv")
     ldm = records.method == "LDM"
     records.loc[ldm, "test_accuracy"] -= 0.05   # LDM now worse everywhere
