@@ -43,6 +43,10 @@ class DatasetInfo:
     papers: tuple = ()
     preprocessing: str = ""
     note: str = ""
+    # load(..., impute=False) of a set whose registry entry imputes missing values:
+    # each feature column's strategy, 'mean' or 'most_frequent', for the caller to fit
+    # on a training part (repro.datasets.preprocess.impute_on); empty otherwise
+    impute: tuple = ()
 
 
 # ---------------------------------------------------------------- availability
@@ -178,31 +182,44 @@ _MEMO: OrderedDict = OrderedDict()
 _MEMO_SIZE = 6
 
 
-def _copy(X, y):
-    return (X.copy() if sp.issparse(X) else X.copy(order="C")), y.copy()
+def _copy(X, y, *rest):
+    return ((X.copy() if sp.issparse(X) else X.copy(order="C")), y.copy(), *rest)
 
 
-def _parse(spec: DatasetSpec, split: str, got):
-    """Parse obtained files, memoised per process (big sets are slow to parse)."""
-    key = (spec.name, split, tuple((str(p), sha) for p, sha in got))
+def _keeps_missing(spec: DatasetSpec, impute: bool) -> bool:
+    """Whether a load leaves the imputation to its caller: ``impute=False`` on a
+    set whose registry entry imputes (for every other set the flag changes nothing)."""
+    return not impute and spec.tabular is not None and spec.tabular.missing == "impute"
+
+
+def _parse(spec: DatasetSpec, split: str, got, impute: bool = True):
+    """Parse obtained files, memoised per process (big sets are slow to parse):
+    ``(X, y, strategies)``, strategies empty unless the missing values are kept."""
+    keep = _keeps_missing(spec, impute)
+    key = (spec.name, split, tuple((str(p), sha) for p, sha in got)) + (("keep_missing",) if keep else ())
     if key in _MEMO:
         _MEMO.move_to_end(key)
         return _copy(*_MEMO[key])
     from .parsers import read_libsvm, read_table  # pandas / sklearn: imported on first use
 
     paths = [p for p, _ in got]
+    strategies = ()
     if spec.format == "libsvm":
         X, y = read_libsvm(paths, spec.n_features, dense=not spec.sparse)
     else:
         uniq = list(dict.fromkeys(got))  # a split-column file is listed under each split
-        X, y, _ = read_table(uniq, spec.tabular, split)
+        if keep:
+            X, y, _, strategies = read_table(uniq, spec.tabular, split, impute=False)
+        else:
+            X, y, _ = read_table(uniq, spec.tabular, split)
     if spec.columns is not None:  # a declared selection of the parsed features
         X = X[:, list(spec.columns)]
         X = X.tocsr() if sp.issparse(X) else np.ascontiguousarray(X)
-    _MEMO[key] = (X, y)
+        strategies = tuple(strategies[c] for c in spec.columns) if strategies else ()
+    _MEMO[key] = (X, y, strategies)
     while len(_MEMO) > _MEMO_SIZE:
         _MEMO.popitem(last=False)
-    return _copy(X, y)
+    return _copy(X, y, strategies)
 
 
 def _obtain(spec, split, download, reason=""):
@@ -228,12 +245,13 @@ def _check_shape(spec, split, X, unverified):
                          f"the registry expects ({exp.rows}, {exp.features}); delete them")
 
 
-def _from_files(spec, split, download, reason=""):
+def _from_files(spec, split, download, reason="", impute=True):
+    """``(X, y, source, got, strategies)``: strategies as :func:`_parse` gives them."""
     d = dict(spec.splits)
     if split == "all" and "train" in d and "test" in d and not (
             spec.tabular and spec.tabular.split_column is not None):
         # train + test from the (memoised) parts, not a second parse of both files
-        parts = [_from_files(spec, s, download, reason) for s in ("train", "test")]
+        parts = [_from_files(spec, s, download, reason, impute) for s in ("train", "test")]
         Xs = [p[0] for p in parts]
         X = sp.vstack(Xs, format="csr") if sp.issparse(Xs[0]) else np.vstack(Xs)
         if sp.issparse(X):
@@ -242,11 +260,11 @@ def _from_files(spec, split, download, reason=""):
                 X.indptr = X.indptr.astype(np.int32, copy=False)
         srcs = [p[2] for p in parts]
         source = _source_word(srcs)
-        return X, np.concatenate([p[1] for p in parts]), source, parts[0][3] + parts[1][3]
+        return X, np.concatenate([p[1] for p in parts]), source, parts[0][3] + parts[1][3], parts[0][4]
     got, source, unverified = _obtain(spec, split, download, reason)
-    X, y = _parse(spec, split, got)
+    X, y, strategies = _parse(spec, split, got, impute)
     _check_shape(spec, split, X, unverified)
-    return X, y, source, got
+    return X, y, source, got, strategies
 
 
 _UNVERIFIED = "sha256 unknown; set REPRO_ALLOW_UNVERIFIED=1 to download it"
@@ -272,7 +290,7 @@ def _from_standin(spec, split, download):
     tried = []
     if worst in _LOCAL or (download and worst == "download"):
         try:
-            return _from_files(spec, split, download)
+            return _from_files(spec, split, download)[:4]
         except DatasetUnavailableError as e:
             tried = e.tried
     else:
@@ -331,7 +349,7 @@ def _from_sklearn(spec, split, download):
     if spec.splits:  # a LIBSVM file in cache / mirror (or an allowed unverified download)
         try:
             return _from_files(spec, split, download and sources.allow_unverified(),
-                               _UNVERIFIED + "; the scikit-learn route is tried instead")
+                               _UNVERIFIED + "; the scikit-learn route is tried instead")[:4]
         except DatasetUnavailableError as e:
             tried += e.tried
     fname = "fetch_covtype" if spec.sklearn == "covtype" else "fetch_rcv1"
@@ -380,7 +398,8 @@ def group_labels(y, groups, name="") -> np.ndarray:
     return out
 
 
-def load(name: str, split: str = "train", *, return_info: bool = False, download: bool = True):
+def load(name: str, split: str = "train", *, return_info: bool = False, download: bool = True,
+         impute: bool = True):
     """Load a registry dataset as ``(X, y)`` (or ``(X, y, DatasetInfo)``).
 
     split: 'train', 'test' (the published test part) or 'all' (train + test, as LDM
@@ -390,6 +409,13 @@ def load(name: str, split: str = "train", *, return_info: bool = False, download
     paper's four, format 'image') gives its whole drawn set for 'train' and 'all',
     from its cached feature file, else built from its archives
     (:mod:`repro.datasets.image_features`: minutes to hours).
+
+    impute: a set whose registry entry imputes missing values (``missing='impute'``:
+    austra, colic, colic.orig) has them filled from all its rows (column mean for a
+    numeric column, mode for a categorical or coded one). ``impute=False`` keeps them
+    as NaN and gives each column's strategy in ``DatasetInfo.impute``, so that an
+    experiment fits the imputation on each training part only
+    (:func:`repro.datasets.preprocess.impute_on`); for every other set it changes nothing.
     """
     spec = get_spec(name)
     if spec.format == "none":
@@ -399,6 +425,7 @@ def load(name: str, split: str = "train", *, return_info: bool = False, download
     valid = spec.split_names() + ["all"]
     if split not in valid:
         raise ValueError(f"{spec.name}: no split {split!r}; choose from {valid}")
+    strategies = ()
     try:
         if spec.format == "image":  # the whole drawn set, whichever split is asked
             from .image_features import load_features
@@ -409,7 +436,7 @@ def load(name: str, split: str = "train", *, return_info: bool = False, download
         elif spec.sklearn:
             X, y, source, got = _from_sklearn(spec, split, download)
         else:
-            X, y, source, got = _from_files(spec, split, download)
+            X, y, source, got, strategies = _from_files(spec, split, download, impute=impute)
         if spec.groups:
             y = group_labels(y, spec.groups, spec.name)
     except DatasetUnavailableError as e:
@@ -421,7 +448,8 @@ def load(name: str, split: str = "train", *, return_info: bool = False, download
     inf = DatasetInfo(spec.name, split, source, source == "stand-in",
                       _describe(spec, source, split),
                       tuple(str(p) for p, _ in got), tuple(h for _, h in got),
-                      tuple(p.label() for p in spec.papers), spec.preprocessing, spec.note)
+                      tuple(p.label() for p in spec.papers), spec.preprocessing, spec.note,
+                      tuple(strategies))
     return X, y, inf
 
 

@@ -25,8 +25,14 @@ Conventions of the tabular path (:func:`read_table`), decided once for every UCI
   numbers; explicit codes (nucleotides) win over both;
 * one-hot coding uses the values observed in the file, in the same order;
 * missing values are exactly the spec's ``na`` tokens (ARFF: its ``?``): ``none`` = an error if any, ``drop`` = drop rows, ``impute`` = column
-  mean (numeric) or mode (categorical) over the rows loaded. There is no published
-  split for those sets, so the statistics come from the whole file; labels are not used.
+  mean (numeric) or mode (categorical) over the rows loaded; labels are not used. A
+  mode tie goes to the value first in natural order (for an ordinal or ``coded``
+  column: the smallest number, as scikit-learn's SimpleImputer('most_frequent')
+  breaks it). The statistics of a plain load come from the whole file, so an
+  experiment that partitions the rows asks for ``impute=False``: the missing cells
+  stay NaN, each column's strategy ('mean' or 'most_frequent') is returned beside
+  them, and the experiment fits the imputation on each training part
+  (:func:`repro.datasets.preprocess.impute_on`), as it fits its scaling.
 """
 from __future__ import annotations
 
@@ -552,11 +558,16 @@ def _colref(df, ref):
     return df.columns[ref]
 
 
-def read_table(files, tab, split="train"):
+def read_table(files, tab, split="train", impute=True):
     """Parse tabular files (concatenated) according to a :class:`Tabular` spec.
 
     ``files`` is a list of ``(path, sha256)``; the hash selects the registry's row fixes.
-    Returns ``(X float64 C-contiguous, y, feature_names)``. Column kinds and the classes
+    Returns ``(X float64 C-contiguous, y, feature_names)``. ``impute=False`` (for a spec
+    with ``missing='impute'``; nothing changes for the others): the missing cells are
+    kept as NaN, nothing is imputed, and a fourth element gives each column's strategy,
+    'mean' (numeric, boolean) or 'most_frequent' (categorical, coded), for the caller
+    to fit on a training part (one-hot coding is refused: a missing value there spans
+    several columns). Column kinds and the classes
     come from the spec (never from the values); a value the spec does not allow is a
     ParseError naming its file, line and column. Every step runs inside the error
     context of its file (a fix for a row the file does not have included).
@@ -591,10 +602,12 @@ def read_table(files, tab, split="train"):
         return ParseError(path, msg, int(lines[row - offsets[k]]))
 
     with _reading(", ".join(str(p) for p, _ in files)):
-        return _table(frames, declared, tab, split, at)
+        X, y, names, strategies = _table(frames, declared, tab, split, at,
+                                         impute or tab.missing != "impute")
+    return (X, y, names) if impute else (X, y, names, strategies)
 
 
-def _table(frames, declared, tab, split, at):
+def _table(frames, declared, tab, split, at, impute=True):
     df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
 
     if tab.split_column is not None:
@@ -674,17 +687,41 @@ def _table(frames, declared, tab, split, at):
         raise ValueError("no rows left" + (f" in split {split!r}" if tab.split_column is not None else "")
                          + (" after dropping rows with missing values" if tab.missing == "drop" else ""))
 
-    blocks, names, sources = [], [], []
+    # impute=False: the missing cells stay NaN and each column says how to fill it
+    keep_na = tab.missing == "impute" and not impute
+    if keep_na and tab.encoding != "ordinal":
+        raise ValueError(f"missing values kept with {tab.encoding!r} coding: a missing value "
+                         "would span several columns")
+    blocks, names, sources, strategies = [], [], [], []
     for c in feats.columns:
         col = feats[c]
         k = kind[c]
         num = nums[c].loc[feats.index] if c in nums else None
         if tab.missing == "impute" and col.isna().all():
             raise ValueError(f"column {c}: every value is missing, nothing to impute from")
+        strategies.append("mean" if k in ("number", "boolean") else "most_frequent")
         if k in ("number", "boolean"):
-            if tab.missing == "impute":
+            if tab.missing == "impute" and not keep_na:
                 num = num.fillna(num.mean())
             blocks.append(num.to_numpy()[:, None])
+            names.append(str(c))
+            sources.append(c)
+            continue
+        if keep_na:
+            present = col.dropna()
+            if codes:
+                unknown = ~present.isin(list(codes))
+                if unknown.any():
+                    r = unknown.idxmax()
+                    raise at(r, f"column {c}: {col[r]!r} has no code (codes: {sorted(codes)})")
+                blocks.append(col.map(codes).to_numpy(np.float64)[:, None])
+            elif k == "coded":  # numeric codes: keep the numbers (NaN where missing)
+                blocks.append(num.to_numpy()[:, None])
+            else:  # 1..k over the present values, in the order a plain load gives them
+                order = (declared[c] if c in declared
+                         else sorted(present.unique(), key=_natural_key))
+                idx = {v: i + 1 for i, v in enumerate(order)}
+                blocks.append(col.map(idx).to_numpy(np.float64)[:, None])
             names.append(str(c))
             sources.append(c)
             continue
@@ -733,17 +770,22 @@ def _table(frames, declared, tab, split, at):
 
     X = np.hstack(blocks) if blocks else np.empty((len(feats), 0))
     # The one guard for every route to a non-finite feature: 'nan' / 'inf' / '1e400'
-    # written in a numeric column, a value without an ordinal code.
+    # written in a numeric column, a value without an ordinal code (a missing cell
+    # kept as NaN is the one NaN allowed).
     bad = ~np.isfinite(X)
+    if keep_na:
+        bad &= ~feats.isna().to_numpy()
     if bad.any():
         i, j = np.argwhere(bad)[0]
         r = feats.index[i]
         raise at(r, f"column {sources[j]}: {feats.at[r, sources[j]]!r} is not a finite number")
     if tab.drop_constant:
-        keep = np.ptp(X, axis=0) > 0 if len(X) else np.ones(X.shape[1], bool)
+        keep = (np.nanmax(X, axis=0) > np.nanmin(X, axis=0) if keep_na else np.ptp(X, axis=0) > 0) \
+            if len(X) else np.ones(X.shape[1], bool)
         X, names = X[:, keep], [n for n, k in zip(names, keep) if k]
+        strategies = [t for t, k in zip(strategies, keep) if k]
     try:
         y = _labels(y_raw.to_numpy())
     except _RowError as e:
         raise at(y_raw.index[e.row], str(e)) from None
-    return np.ascontiguousarray(X, dtype=np.float64), y, names
+    return np.ascontiguousarray(X, dtype=np.float64), y, names, tuple(strategies)

@@ -95,3 +95,39 @@ def scale01(X_train, X_test=None):
 def scale_pm1(X_train, X_test=None):
     """[-1, 1] scaling as LIBSVM's svm-scale default (dense input)."""
     return scale_fit_apply(X_train, X_test, (-1.0, 1.0))
+
+
+def impute_on(strategies, X_fit, *others):
+    """Missing values (NaN) filled by statistics of ``X_fit`` only: each column by
+    its strategy in ``strategies`` (one per column, as ``load(..., impute=False)``
+    gives them in ``DatasetInfo.impute``): 'mean', the column's mean, or
+    'most_frequent', its mode, a tie going to the smallest value (scikit-learn's
+    SimpleImputer, the rule of a plain load's imputation over all rows). Returns
+    ``[X_fit, *others]`` imputed, float64 C-contiguous; with no strategies (a set
+    whose registry entry imputes nothing) the arrays themselves, untouched, so
+    every other set's computation is bit for bit what it was.
+
+    An experiment calls it where it fits its scaling, on the part a model is
+    trained on (an outer training part, an inner CV training fold), and applies
+    it to the rows it holds out, so no held-out value enters a filled cell."""
+    if not strategies:
+        return [X_fit, *others]
+    from sklearn.impute import SimpleImputer
+
+    strategies = tuple(strategies)
+    arrays = [np.array(Z, dtype=np.float64, order="C", copy=True) for Z in (X_fit, *others)]
+    for Z in arrays:
+        if Z.ndim != 2 or Z.shape[1] != len(strategies):
+            raise ValueError(f"{len(strategies)} strategies for an array of shape {Z.shape}")
+    empty = np.flatnonzero(np.isnan(arrays[0]).all(axis=0)) if len(arrays[0]) else np.arange(len(strategies))
+    if len(empty):
+        raise ValueError(f"columns {empty.tolist()}: every value of the fit part is missing, "
+                         "nothing to impute from")
+    for strategy in sorted(set(strategies)):
+        if strategy not in ("mean", "most_frequent"):
+            raise ValueError(f"strategy must be 'mean' or 'most_frequent'; got {strategy!r}")
+        cols = np.flatnonzero(np.array(strategies) == strategy)
+        imputer = SimpleImputer(strategy=strategy).fit(arrays[0][:, cols])
+        for Z in arrays:
+            Z[:, cols] = imputer.transform(Z[:, cols])
+    return arrays

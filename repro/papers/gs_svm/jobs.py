@@ -16,6 +16,11 @@ Choices the paper leaves open, made here:
   training part of each fit only: the scaler sits in a Pipeline, so inner folds
   are scaled on inner training parts and the final model on the outer training
   part;
+* missing values (Australian, UCI crx.data: 37 rows with some): filled just
+  before that scaling from the same training part only (column mean for a
+  continuous attribute, mode for a categorical one: the registry's rule,
+  repro.datasets.preprocess.impute_on), the held-out rows filled with the
+  training part's values (``load_dense`` keeps them missing; issue 46);
 * folds: stratified, shuffled with a fixed seed (outer seed ``OUTER_SEED`` = 0,
   inner seed ``INNER_SEED`` = 1; repro.experiments.splits);
 * ties in the inner CV: the first best grid point (repro.experiments.selection)
@@ -54,7 +59,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import ParameterGrid
 
 from ... import datasets
-from ...datasets.preprocess import RangeScaler
+from ...datasets.preprocess import RangeScaler, impute_on
 from ...experiments.progress import Progress, duration
 from ...experiments.records import JobFiles, RecordSchema, Values
 from ...experiments.report import split_means
@@ -223,14 +228,17 @@ def table2_grids(protocol: Protocol):
     return {method: list(ParameterGrid(grids[method])) for method in TABLE2_METHODS}
 
 
-def scaled_sqdists(X_fit, X_other, feature_range=(-1.0, 1.0)):
-    """Scale to [-1, 1] on ``X_fit`` (the protocol's scaling; ``feature_range``
+def scaled_sqdists(X_fit, X_other, feature_range=(-1.0, 1.0), impute=()):
+    """Missing values filled from ``X_fit`` (``impute``: the columns' strategies,
+    ``load_dense``'s; none for a set without missing values, whose arrays pass
+    untouched), scale to [-1, 1] on ``X_fit`` (the protocol's scaling; ``feature_range``
     another, for the readings sweep: repro.papers.gs_svm.readings), then the squared
     distances fit x fit and other x fit, formed as the solvers' RBF kernel forms
     them (repro.kernels), so exp(-theta D) is the solvers' kernel up to the last
     bit of NumPy's vectorised exp (the committed records were made with it)."""
     from ...kernels import squared_distances
 
+    X_fit, X_other = impute_on(impute, X_fit, X_other)
     scaler = RangeScaler(feature_range=feature_range).fit(X_fit)
     A, B = scaler.transform(X_fit), scaler.transform(X_other)
     return squared_distances(A), squared_distances(B, A)
@@ -246,8 +254,9 @@ class ScoreGrid:
     next). Prediction reads K(X_val, X_fit) columns of the support vectors."""
 
     def __init__(self, method: str, working_set: str = "keerthi", hm_max_iter: int = HM_MAX_ITER,
-                 feature_range=(-1.0, 1.0)):
+                 feature_range=(-1.0, 1.0), impute=()):
         self.method = method
+        self.impute = tuple(impute)  # the set's imputation strategies (load_dense), fitted per call
         self.working_set = working_set  # SMO's path for SVMs and HM-SVMs (Protocol.working_set)
         self.hm_max_iter = hm_max_iter  # HM-SVMs' step cap (the protocol's; uncapped.py lifts it)
         self.feature_range = feature_range  # the protocol's [-1, 1]; readings.py tries [0, 1]
@@ -256,7 +265,7 @@ class ScoreGrid:
 
     def __call__(self, X_fit, y_fit, X_val, y_val, grid):
         before = self.unconverged
-        D_fit, D_val = scaled_sqdists(X_fit, X_val, self.feature_range)
+        D_fit, D_val = scaled_sqdists(X_fit, X_val, self.feature_range, self.impute)
         acc = np.empty(len(grid))
         for theta in sorted({params["gamma"] for params in grid}):
             # exp in place of the product (bitwise np.exp(-theta * D)): one fresh
@@ -321,12 +330,12 @@ def protocol_accuracy(dataset: str, method: str, change: dict, protocol: Protoco
     protocol = protocol or PROTOCOLS["full"]
     if "log2_theta" in change:
         protocol = replace(protocol, log2_theta=change["log2_theta"])
-    X, y, _ = load_dense(dataset)
+    X, y, info = load_dense(dataset)
     splits = outer_splits(y, protocol, change.get("outer_seed", OUTER_SEED))
     scores = []
     for outer in (splits if folds is None else [splits[i] for i in folds]):
         hook = ScoreGrid(method, protocol.working_set, change.get("hm_max_iter", HM_MAX_ITER),
-                         change.get("feature_range", (-1.0, 1.0)))
+                         change.get("feature_range", (-1.0, 1.0)), info.impute)
         chosen = select_method(X, y, outer, method, protocol, hook, tie=change.get("tie", "first"),
                                inner_seed=change.get("inner_seed", INNER_SEED))
         scores.append(chosen.test_score)
@@ -334,8 +343,11 @@ def protocol_accuracy(dataset: str, method: str, change: dict, protocol: Protoco
 
 
 def load_dense(paper_name):
-    X, y, info = datasets.load(our_name(paper_name), return_info=True)
-    return (X.toarray() if sp.issparse(X) else X), y, info  # the UCI sets are small and dense
+    """(X, y, info) of a Table 2 set, dense (the UCI sets are small). Missing values
+    (Australian) stay NaN: ``info.impute`` gives each column's strategy, for the
+    hooks (``ScoreGrid(..., impute=info.impute)``) to fit on each training part."""
+    X, y, info = datasets.load(our_name(paper_name), return_info=True, impute=False)
+    return (X.toarray() if sp.issparse(X) else X), y, info
 
 
 def run_cv_fold(protocol: Protocol, dataset: str, fold: int, methods=None) -> pd.DataFrame:
@@ -349,7 +361,7 @@ def run_cv_fold(protocol: Protocol, dataset: str, fold: int, methods=None) -> pd
     records = []
     for method in chosen_methods:
         start = time.perf_counter()
-        hook = ScoreGrid(method, protocol.working_set)
+        hook = ScoreGrid(method, protocol.working_set, impute=info.impute)
         progress.label = f"{dataset} outer fold {fold}, {method}"
         chosen = select_method(X, y, outer, method, protocol, hook, progress)
         seconds = time.perf_counter() - start
@@ -372,12 +384,12 @@ def refit(protocol: Protocol, record, hm_max_iter: int = HM_MAX_ITER) -> dict:
     before ``refit_unconverged_problems`` existed lack, and a check that the
     refit is the recorded model (same accuracy). ``hm_max_iter``: HM-SVMs' step
     cap (another than the protocol's tests the cap, repro.papers.gs_svm.uncapped)."""
-    X, y, _ = load_dense(record.paper_dataset)
+    X, y, info = load_dense(record.paper_dataset)
     outer = outer_splits(y, protocol)[int(record.split_index)]
     params = {"gamma": 2.0 ** record.log2_theta}
     if not np.isnan(record.log2_C):
         params["C"] = 2.0 ** record.log2_C
-    hook = ScoreGrid(record.method, protocol.working_set, hm_max_iter)
+    hook = ScoreGrid(record.method, protocol.working_set, hm_max_iter, impute=info.impute)
     accuracy = hook(X[outer.train], y[outer.train], X[outer.test], y[outer.test], [params])[0]
     return {"test_accuracy": float(accuracy), "refit_unconverged_problems": hook.last_unconverged}
 
@@ -457,7 +469,7 @@ def measure_inner_split(paper_name: str, protocol: Protocol, methods=None) -> pd
     refit per outer fold), so ``seconds * inner_folds * outer_folds`` extrapolates
     the cost of a dataset's full Table 2 run from a measured 1/100 of it.
     """
-    X, y, _ = load_dense(paper_name)
+    X, y, info = load_dense(paper_name)
     outer = outer_splits(y, protocol)[0]
     X_tr, y_tr = X[outer.train], y[outer.train]
     inner = stratified_kfold(y_tr, protocol.inner_folds, INNER_SEED)[0]
@@ -466,7 +478,7 @@ def measure_inner_split(paper_name: str, protocol: Protocol, methods=None) -> pd
         if methods and method not in methods:
             continue
         start = time.perf_counter()
-        ScoreGrid(method, protocol.working_set)(X_tr[inner.train], y_tr[inner.train],
+        ScoreGrid(method, protocol.working_set, impute=info.impute)(X_tr[inner.train], y_tr[inner.train],
                                                 X_tr[inner.test], y_tr[inner.test], grid)
         seconds = time.perf_counter() - start
         rows.append({"paper_dataset": paper_name, "n_samples": X.shape[0], "method": method,

@@ -61,8 +61,8 @@ class _ColdLDM(LDM):
 class AuthorsStopGrid(L.ScoreGrid):
     """jobs.ScoreGrid of LDM with every fit by the authors' stopping rule."""
 
-    def __init__(self, kernel: str):
-        super().__init__("LDM", kernel)
+    def __init__(self, kernel: str, impute=()):
+        super().__init__("LDM", kernel, impute=impute)
         self.stops = []  # 'spread' or 'cap', per binary problem fitted
 
     def make(self, p: dict, m: int):
@@ -71,12 +71,13 @@ class AuthorsStopGrid(L.ScoreGrid):
         return model
 
 
-def _agreements(X, y, outer, kernel: str, params: dict) -> tuple[float, float]:
+def _agreements(X, y, outer, kernel: str, params: dict, impute=()) -> tuple[float, float]:
     """Test-half agreement of the selected point fitted by the authors' rule
     with the bias-free SVM at its C (and width), and with the LDM the
-    protocol fits at the same point (to its tolerance, cold)."""
-    Xf, Xt = L.scaler(kernel)(X[outer.train], X[outer.test])
+    protocol fits at the same point (to its tolerance, cold); ``impute``: the
+    set's missing values filled on the training half first (jobs.prepare)."""
     yf = y[outer.train]
+    Xf, Xt = L.prepare(kernel, X[outer.train], yf, X[outer.test], impute=impute)
     if kernel == "rbf":
         from ...kernels import squared_distances
 
@@ -99,13 +100,13 @@ def run_partition(table: str, dataset: str, partition: int, protocol: L.Protocol
     X, y, info = L.load(dataset)
     outer = L.partitions(y, protocol, dataset)[int(partition)]
     start = time.perf_counter()
-    hook = AuthorsStopGrid(kernel)
+    hook = AuthorsStopGrid(kernel, info.impute)
     points = L.grid("LDM", kernel, protocol)
     chosen = select_and_test(X, y, outer, points, hook, protocol.inner_folds, L.INNER_SEED)
     params = {"log2_C": L._log2(chosen.params, "C"), "log2_lambda1": L._log2(chosen.params, "lambda1"),
               "log2_lambda2": L._log2(chosen.params, "lambda2"),
               "log2_width_factor": L._log2(chosen.params, "width_factor")}
-    with_svm, with_ldm = _agreements(X, y, outer, kernel, chosen.params)
+    with_svm, with_ldm = _agreements(X, y, outer, kernel, chosen.params, info.impute)
     return {"table": table,
             **fold_record(dataset_record(dataset, info), X, y, outer, protocol.inner_folds, L.INNER_SEED,
                           METHOD, params, chosen),

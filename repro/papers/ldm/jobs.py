@@ -9,7 +9,11 @@ The paper's protocol (Section 4.1), as run here:
   cross-validation, so no test value leaks into the scaling); on a version
   whose registry entry names ``select_k`` (heart-f9, wdbc-f14, colic-f13), the
   k features of largest ANOVA F statistic are chosen on that same part first
-  (``f_columns``), so no test row chooses a column either;
+  (``f_columns``), so no test row chooses a column either; on a set with
+  missing values (austra, colic, colic-f13), they are filled before both, from
+  that same part only (column mean for a continuous attribute, mode for a
+  coded or categorical one: repro.datasets.preprocess.impute_on; ``load``
+  keeps them missing), the held-out rows with the fit part's values (issue 46);
 * half of the set for training, half for testing, ``n_partitions`` random
   partitions (the paper: 30 for the regular sets), partition r drawn with
   seed ``PARTITION_SEED + r`` (repro.experiments.splits.random_partitions, not
@@ -71,6 +75,7 @@ from sklearn import config_context
 from sklearn.exceptions import ConvergenceWarning
 
 from ... import datasets
+from ...datasets.preprocess import impute_on
 from ...experiments.progress import Progress
 from ...experiments.records import JobFiles, RecordSchema, Values
 from ...experiments.selection import dataset_record, fold_record, select_and_test
@@ -175,8 +180,11 @@ PROTOCOLS["tiny"] = replace(PROTOCOLS["quick"], datasets=("heart",), n_partition
 
 
 def load(dataset: str):
-    """(X, y, info) of a table's set: dense float features, the registry's labels."""
-    X, y, info = datasets.load(REGULAR_SETS[dataset], return_info=True)
+    """(X, y, info) of a table's set: dense float features, the registry's labels.
+    Missing values (austra, colic, colic-f13) stay NaN: ``info.impute`` gives each
+    column's strategy, which ``ScoreGrid(..., impute=info.impute)`` fits on each
+    training part (``prepare``)."""
+    X, y, info = datasets.load(REGULAR_SETS[dataset], return_info=True, impute=False)
     X = X.toarray() if hasattr(X, "toarray") else np.asarray(X, dtype=float)
     return np.ascontiguousarray(X, dtype=float), y, info
 
@@ -212,6 +220,16 @@ def select_columns(k, X_fit, y_fit, *others):
         return [X_fit, *others]
     cols = f_columns(X_fit, y_fit, k)
     return [np.ascontiguousarray(Z[:, cols]) for Z in (X_fit, *others)]
+
+
+def prepare(kernel: str, X_fit, y_fit, *others, select_k: int | None = None, impute=(),
+            scale=None):
+    """What a fit does to its data, every step fitted on ``(X_fit, y_fit)`` only and
+    applied to ``others``: missing values filled (``impute``, the set's strategies;
+    none: untouched), a version's k features chosen (``select_k``, ``f_columns``),
+    then the table's scaling (``scale``, default ``scaler(kernel)``)."""
+    X_fit, *others = impute_on(impute, X_fit, *others)
+    return (scale or scaler(kernel))(*select_columns(select_k, X_fit, y_fit, *others))
 
 
 def partitions(y, protocol: Protocol, dataset: str = ""):
@@ -289,16 +307,18 @@ class ScoreGrid:
     every point fitted and scored by accuracy; LDM's
     CD warm-started from the grid's previous point (``_warm_started``)."""
 
-    def __init__(self, method: str, kernel: str, feature_range=(0.0, 1.0), select_k: int | None = None):
+    def __init__(self, method: str, kernel: str, feature_range=(0.0, 1.0), select_k: int | None = None,
+                 impute=()):
         if method not in METHODS + LARGE_METHODS:
             raise ValueError(f"method must be one of {sorted(set(METHODS + LARGE_METHODS))}; got {method!r}")
         if kernel not in KINDS:
             raise ValueError(f"kernel must be one of {KINDS}; got {kernel!r}")
         if kernel == "large" and tuple(feature_range) != (0.0, 1.0):
             raise ValueError("the large sets are scaled by their largest absolute value only")
-        if select_k is not None and kernel == "large":
-            raise ValueError("feature selection is for the regular (dense) sets")
+        if (select_k is not None or impute) and kernel == "large":
+            raise ValueError("feature selection and imputation are for the regular (dense) sets")
         self.method, self.kernel, self.select_k = method, kernel, select_k
+        self.impute = tuple(impute)  # the set's imputation strategies (load), fitted per call
         self.scale = (scaler(kernel) if tuple(feature_range) == (0.0, 1.0)
                       else partial(scale01, feature_range=tuple(feature_range)))
         self.unconverged = 0
@@ -306,8 +326,9 @@ class ScoreGrid:
     def __call__(self, X_fit, y_fit, X_val, y_val, points):
         from ...kernels import squared_distances
 
-        # the selection and the scaling are fitted on the same rows: the fit part's
-        Xf, Xv = self.scale(*select_columns(self.select_k, X_fit, y_fit, X_val))
+        # the imputation, the selection and the scaling are fitted on the same rows: the fit part's
+        Xf, Xv = prepare(self.kernel, X_fit, y_fit, X_val, select_k=self.select_k, impute=self.impute,
+                         scale=self.scale)
         scores = np.empty(len(points))
         if self.kernel == "rbf":
             delta = mean_distance(Xf)
@@ -405,14 +426,14 @@ def run_partition(protocol: Protocol, kernel: str, dataset: str, partition: int)
     records = []
     for method in protocol.methods:
         start = time.perf_counter()
-        hook = ScoreGrid(method, kernel, select_k=k)
+        hook = ScoreGrid(method, kernel, select_k=k, impute=info.impute)
         progress.label = f"{dataset} partition {partition} ({kernel}), {method}"
         points = grid(method, kernel, protocol)
         chosen = select_and_test(X, y, outer, points, hook, protocol.inner_folds, INNER_SEED, progress)
         params = {"log2_C": _log2(chosen.params, "C"), "log2_lambda1": _log2(chosen.params, "lambda1"),
                   "log2_lambda2": _log2(chosen.params, "lambda2"),
                   "log2_width_factor": _log2(chosen.params, "width_factor")}
-        agreement = (agreement_with_svm_no_bias(X, y, outer, method, kernel, chosen.params, k)
+        agreement = (agreement_with_svm_no_bias(X, y, outer, method, kernel, chosen.params, k, info.impute)
                      if method in LDM_READINGS else np.nan)
         records.append({
             **fold_record(dataset_record(dataset, info), X, y, outer, protocol.inner_folds, INNER_SEED,
@@ -426,13 +447,14 @@ def run_partition(protocol: Protocol, kernel: str, dataset: str, partition: int)
     return pd.DataFrame(records)
 
 
-def agreement_with_svm_no_bias(X, y, outer, method, kernel, params, select_k=None) -> float:
+def agreement_with_svm_no_bias(X, y, outer, method, kernel, params, select_k=None, impute=()) -> float:
     """The fraction of test predictions on which the selected LDM and the
     bias-free SVM at the same C (and width) agree: 1.0 means the margin
-    terms changed nothing on this partition (``select_k``: the k features
-    chosen on the training half first, as ScoreGrid's refit does)."""
+    terms changed nothing on this partition (``impute`` and ``select_k``: the
+    missing values filled and the k features chosen on the training half first,
+    as ScoreGrid's refit does)."""
     yf = y[outer.train]
-    Xf, Xt = scaler(kernel)(*select_columns(select_k, X[outer.train], yf, X[outer.test]))
+    Xf, Xt = prepare(kernel, X[outer.train], yf, X[outer.test], select_k=select_k, impute=impute)
     if kernel == "rbf":
         from ...kernels import squared_distances
 

@@ -92,8 +92,9 @@ def applies(reading: str, method: str, kernel: str) -> bool:
 class ReadingGrid(L.ScoreGrid):
     """Table 2's, 3's or 4's grid hook with one reading's scaling or estimator."""
 
-    def __init__(self, method: str, kernel: str, change: dict, select_k: int | None = None):
-        super().__init__(method, kernel, change.get("feature_range", (0.0, 1.0)), select_k=select_k)
+    def __init__(self, method: str, kernel: str, change: dict, select_k: int | None = None, impute=()):
+        super().__init__(method, kernel, change.get("feature_range", (0.0, 1.0)), select_k=select_k,
+                         impute=impute)
         self.estimator = change.get("estimator")
 
     def make(self, p: dict, m: int):
@@ -125,10 +126,12 @@ def accuracy(dataset: str, method: str, reading: str, kernel: str, n_partitions:
                        **{k: change[k] for k in ("c_grid", "width_log2") if k in change})
     if n_partitions is not None:
         protocol = replace(protocol, n_partitions=n_partitions)
-    X, y, _ = L.load_large(dataset) if kernel == "large" else L.load(dataset)
+    X, y, info = L.load_large(dataset) if kernel == "large" else L.load(dataset)
     k = None if kernel == "large" else L.select_k(dataset)  # a version's k, chosen on each training part
+    impute = () if kernel == "large" else info.impute  # missing values, filled on each training part
     points = L.grid(method, kernel, protocol)
-    scores = [select_and_test(X, y, outer, points, ReadingGrid(method, kernel, change, k), protocol.inner_folds,
+    scores = [select_and_test(X, y, outer, points, ReadingGrid(method, kernel, change, k, impute),
+                              protocol.inner_folds,
                               L.INNER_SEED, tie=change.get("tie", "first")).test_score
               for outer in L.partitions(y, protocol, dataset)]
     return float(np.mean(scores))
