@@ -157,5 +157,6 @@ def test_full_run_cells_are_ok_or_registered_misses(rebuilt, table):
         pytest.skip(f"no records for {table}")
     verdicts = rebuilt[table]["verdict"].str.replace(" (stand-in)", "", regex=False)
     allowed = {"ok", "miss (explained)", "miss (unexplained)"}
-    odd = rebuilt[table][~verdicts.isin(allowed)]
+    # a row run on another reading of a printed row (Splice-onehot) is judged as evidence on that row
+    odd = rebuilt[table][~verdicts.isin(allowed) & ~verdicts.str.startswith("reading of ")]
     assert odd.empty, f"cells not compared in the committed full run: {odd[['dataset', 'method', 'verdict']]}"

@@ -44,9 +44,20 @@ def test_the_tolerance_pools_the_sets_methods():
     assert ("A", "HM-SVMs") not in spread.index  # not run: pooled from the others
     pooled = math.sqrt((0.5 + 2.0) / 2)
     noise = S.noise(evidence, records)
+    t8 = 2.306004135204166  # Student's t, two-sided 95 %, 4 + 4 degrees of freedom (A's two measured methods)
+
+    def value(v):
+        return v[0] if isinstance(v, tuple) else v
     for m in GS.TABLE2_METHODS:
-        assert noise[("A", m)] == pytest.approx(1.959963984540054 * math.sqrt(2) * pooled + 0.005)
-        assert noise[("B", m)] == pytest.approx(0.005)  # no spread: the printed rounding alone
+        assert value(noise[("A", m)]) == pytest.approx(t8 * math.sqrt(2) * pooled + 0.005)
+        assert value(noise[("B", m)]) == pytest.approx(0.005)  # no spread: the printed rounding alone
+    # a method whose spread was not measured on a set borrows the set's, and says from which
+    assert noise[("A", "GS-SVMs")] == pytest.approx(t8 * math.sqrt(2) * pooled + 0.005)
+    assert isinstance(noise[("A", "HM-SVMs")], tuple) and "borrowed from GS-SVMs, SVMs" in noise[("A", "HM-SVMs")][1]
+    assert "borrowed from GS-SVMs" in noise[("B", "SVMs")][1]
+    # the rule before issue 46: the normal's 1.96, narrower, kept to say what it judged
+    assert S.noise(evidence, records, rule="z")[("A", "HM-SVMs")] == pytest.approx(
+        1.959963984540054 * math.sqrt(2) * pooled + 0.005)
     assert ("Mean", "SVMs") not in noise  # the paper's 15 sets are not all measured
     assert S.noise(None, records) == {}
     summary = S.summary(evidence, records).set_index(["dataset", "method"])
@@ -58,8 +69,10 @@ def test_the_mean_rows_tolerance_adds_the_sets_variances():
     evidence = _evidence({(d, "GS-SVMs"): [89.0, 91.0, 90.0, 90.0] for d in GS.TABLE2_DATASETS})
     noise = S.noise(evidence, records)
     n = len(GS.TABLE2_DATASETS)
+    # Welch-Satterthwaite: 15 sets of variance 0.5 on 4 degrees of freedom each give 4 n
+    from scipy import stats
     assert noise[("Mean", "HM-SVMs")] == pytest.approx(
-        1.959963984540054 * math.sqrt(2 * n * 0.5) / n + 0.005)
+        stats.t.ppf(0.975, 4 * n) * math.sqrt(2 * n * 0.5) / n + 0.005)
 
 
 def test_the_rule_is_the_measured_value_and_none_without_it():
