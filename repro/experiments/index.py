@@ -158,10 +158,10 @@ def _claims_section(claims: list, full: bool) -> list:
     lines = ["**Central claims.**", ""]
     for claim, judgement in claims:
         verdict = judgement.verdict if full else "not judged at this scale"
-        lines.append(f"- {claim.claim} (`{claim.source}`): paper {claim.paper}, ours {judgement.ours} — "
+        lines.append(f"- {claim.claim} (`{claim.source}`). Paper: {claim.paper}; ours: {judgement.ours}; "
                      f"**{verdict}**. {judgement.why}")
         for name, ours, reading_verdict in judgement.readings:
-            lines.append(f"  - under the reading *{name}*: ours {ours} — {reading_verdict if full else 'not judged'}.")
+            lines.append(f"  - Under the reading *{name}*: ours {ours}; {reading_verdict if full else 'not judged'}.")
     return lines + [""]
 
 
