@@ -266,7 +266,10 @@ def convergence(records: pd.DataFrame, table_run) -> TableOutput:
                           f"noise_factor: their {PG.NOISE_QUANTILE:.0%} quantile, the claim row's "
                           "tolerance (a ratio above it is a spread over k that draws alone give less "
                           f"than {1 - PG.NOISE_QUANTILE:.0%} of the time). median gap % per k: over "
-                          "these seeds, whether the k differ beyond the draws."),
+                          "these seeds, whether the k differ beyond the draws. A cell whose factor is "
+                          "not below 2 cannot tell a twofold effect of k from the draws: its 'ok' "
+                          "confirms nothing about the claim, which the index judges by the median gaps "
+                          "over every seed (repro/papers/pegasos/central_claims.py)."),
         to_markdown(course.assign(dataset=course.dataset.map(_labelled))
                     .astype({"iteration_at_lowest": "Int64", "examples_at_lowest": "Int64"}).round(4),
                     title="Test error against iterations",
@@ -311,7 +314,13 @@ def _kt_table(kt_gaps: pd.DataFrame, spread: pd.DataFrame) -> pd.DataFrame:
 
 
 def _noise_table(noise: pd.DataFrame) -> pd.DataFrame:
+    """The kT cells' tolerance, with whether it can resolve a twofold effect
+    of k (the claim's rule: central_claims.RESOLVABLE)."""
+    from .central_claims import RESOLVABLE
+
     out = noise.assign(dataset=noise.dataset.map(_labelled), kT=noise.kT.map(lambda v: f"{v:.0e}"))
+    if "noise_factor" in out:
+        out[f"resolves a {RESOLVABLE:g}-fold effect"] = out["noise_factor"] < RESOLVABLE
     return out.rename(columns=lambda c: c.replace("median_gap_percent_k", "median gap % k="))
 
 
