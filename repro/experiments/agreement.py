@@ -29,8 +29,8 @@ from .figures import grid
 from .report import png_bytes, pyplot
 
 # verdict class -> colour; every verdict with both numbers that is not one of
-# the first three (not compared, no tolerance) is drawn grey as "other"
-OTHER = "not judged (not compared, no tolerance)"
+# the first three (a reading of a printed row, not compared, no tolerance) is drawn grey as "other"
+OTHER = "not judged (a reading of a printed row, not compared, no tolerance)"
 COLOURS = {OK: "tab:green", MISS_EXPLAINED: "tab:orange", MISS_UNEXPLAINED: "tab:red", OTHER: "tab:grey"}
 LOG_SPAN = 100.0   # a panel whose positive values span more than this factor is drawn on log axes
 
