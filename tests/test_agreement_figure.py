@@ -35,14 +35,18 @@ def test_one_point_per_row_with_both_numbers_and_no_empty_legend_entry(paper, ta
             for v in both.verdict} <= legend
 
 
-def test_the_band_is_the_tolerance_rule_and_one_sided_rules_shade_a_half_plane():
+def test_the_band_is_the_tolerance_rule_and_one_sided_rules_shade_a_half_plane(monkeypatch):
+    from repro.tolerances import TOLERANCES, Tolerance
+
+    # a constant absolute rule (LSVM's alpha * nu had one until issue 46 left the code's settings unjudged)
+    monkeypatch.setitem(TOLERANCES, ("lsvm", "alpha_times_nu"), Tolerance("abs", 1e-12, "equal up to rounding"))
     frame = pd.DataFrame({"dataset": ["a", "b"], "method": ["m", "m"], "metric": ["alpha_times_nu"] * 2,
                           "published": [1.9, 1.9], "reproduced": [1.9, np.nan], "verdict": [OK, "not run"]})
     fig = agreement_axes({"t": frame}, "lsvm", "t")
     band = next(c for c in fig.axes[0].collections if c.get_label() == "accepted by the tolerance")
     ys = band.get_paths()[0].vertices[:, 1]
     xs = band.get_paths()[0].vertices[:, 0]
-    assert np.nanmax(ys - xs) == pytest.approx(1e-12, rel=1e-3, abs=0)  # lsvm's "within 1e-12"
+    assert np.nanmax(ys - xs) == pytest.approx(1e-12, rel=1e-3, abs=0)  # the rule's "within 1e-12"
     # a measured rule differs cell by cell (gs_svm's accuracy): no band
     frame = frame.assign(metric="accuracy_percent", published=[80.0, 90.0], reproduced=[81.0, np.nan])
     fig = agreement_axes({"t": frame}, "gs_svm", "t")

@@ -12,6 +12,7 @@ from pathlib import Path
 from repro.papers import NAMES
 from repro.papers.catalog import SUMMARIES, TABLES
 from repro.papers.gs_svm import order_spread, readings, split_spread, uncapped
+from repro.papers.ldm import authors_stop
 from repro.papers.ldm import readings as ldm_readings
 from repro.papers.nesvm import image_readings
 from repro.papers.nesvm import readings as nesvm_readings
@@ -27,7 +28,7 @@ def test_the_report_holds_every_table_figure_and_the_index(data_env, tmp_path):
     # and the committed evidence a page reads beside its records (a fresh clone has it)
     for evidence in (uncapped.EVIDENCE, readings.EVIDENCE, order_spread.EVIDENCE, split_spread.EVIDENCE,
                      *ldm_readings.EVIDENCE.values(), nesvm_readings.EVIDENCE, image_readings.EVIDENCE,
-                     image_readings.FULL_EVIDENCE):
+                     image_readings.FULL_EVIDENCE, authors_stop.EVIDENCE):
         if (REPO / evidence).exists():
             shutil.copy2(REPO / evidence, tmp_path / evidence)
     r = run_snakemake(["--cores", "2"], cwd=tmp_path, timeout=900)
