@@ -5,7 +5,7 @@ import pandas as pd
 
 from repro.experiments.claims import FAILS, HOLDS, UNRESOLVED, Evidence
 from repro.papers.gs_svm.central_claims import CLAIMS, directional
-from tests.claims_checks import check_judgements, check_sources, claim_by_source, evidence_copy
+from claims_checks import check_judgements, check_sources, claim_by_source, evidence_copy
 
 
 def test_every_source_quotes_its_line():

@@ -4,7 +4,7 @@ import pandas as pd
 
 from repro.experiments.claims import FAILS, HOLDS, UNRESOLVED, Evidence
 from repro.papers.ldm.central_claims import CLAIMS, rate_verdict
-from tests.claims_checks import check_judgements, check_sources, evidence_copy
+from claims_checks import check_judgements, check_sources, evidence_copy
 
 
 def test_every_source_quotes_its_line():
