@@ -287,10 +287,11 @@ def provenance_markdown(folder, table_ids) -> str:
         "in full). Records made before jobs stamped them say 'not recorded'."))
 
 
-def judge_claims(summaries: dict, folder) -> dict:
-    """paper -> [(claim, judgement)] on the tables in ``folder``."""
+def judge_claims(summaries: dict, folder, full: bool = True) -> dict:
+    """paper -> [(claim, judgement)] on the tables in ``folder`` (below the
+    full scale, a claim whose sets the run left out is not testable there)."""
     from .claims import judge_all
-    return {paper: judge_all(s.claims, folder) for paper, s in summaries.items()}
+    return {paper: judge_all(s.claims, folder, full) for paper, s in summaries.items()}
 
 
 def index_markdown(summaries: dict, tables: dict, figures=(), provenance: str = "", judged: dict | None = None,
@@ -379,6 +380,6 @@ def write_index(folder, summaries: dict, output, figures=(), provenance: str = "
         written.append(path)
     provenance = provenance or provenance_markdown(folder, ids)
     text = index_markdown(summaries, tables, [*figures, *map(str, written)], provenance,
-                          judge_claims(summaries, folder), scale)
+                          judge_claims(summaries, folder, scale == "full"), scale)
     write_text_atomic(output, text)
     return [*written, Path(output)]

@@ -156,7 +156,7 @@ def wtl_against_svm(evidence_folder, table_id: str) -> dict:
     """LDM (authors' stop) against the committed SVM of ``table_id`` ('table2',
     'table3' or 'ldm_table2', ...): the paired two-tailed t-test at 95 % per set
     over the partitions both have (paired by paper_dataset and split_index),
-    each dataset counted once (pages.distinct). ``evidence_folder``: the
+    each dataset counted once (jobs.distinct). ``evidence_folder``: the
     repository root, or the folder of the records (paper_tables/ or a copy).
 
     Returns the counts of this reading under win_tie_loss's keys ('win',
@@ -165,15 +165,13 @@ def wtl_against_svm(evidence_folder, table_id: str) -> dict:
     'sets' (the sets counted), 'partitions' (paired partitions in all),
     'missing' (sets the committed records count that this reading lacks),
     and 'per_set' (set -> (mean LDM (authors' stop), mean SVM, p, outcome))."""
-    from .pages import distinct
-
     table = _table(table_id)
     tables = _tables_folder(evidence_folder)
     records = pd.read_csv(tables / f"ldm_{table}_records.csv")
     ours = load_evidence(tables)
     ours = ours[ours.table == table] if ours is not None else pd.DataFrame(columns=["paper_dataset"])
-    committed = distinct(records[records.method.isin(["SVM", "LDM"])], "paper_dataset")
-    ours = distinct(ours, "paper_dataset")
+    committed = L.distinct(records[records.method.isin(["SVM", "LDM"])], "paper_dataset")
+    ours = L.distinct(ours, "paper_dataset")
     both = pd.concat([committed[["paper_dataset", "split_index", "method", "test_accuracy"]],
                       ours[["paper_dataset", "split_index", "method", "test_accuracy"]]], ignore_index=True)
     ran = sorted(set(ours.paper_dataset))

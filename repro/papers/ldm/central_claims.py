@@ -4,7 +4,7 @@ The headline (ldm.txt, Sections 4.2-4.3) is a count: LDM is significantly
 better than SVM on 12, 10 and 6 of the 20, 20 and 12 sets of Tables 2-4
 (paired t-tests at 95 % over the partitions) and never worse; and better than
 MAMC, KM-OMD and MDO on so many sets. Ours is the same count over the
-distinct sets we ran (each dataset once: :func:`.pages.distinct`), from the
+distinct sets we ran (each dataset once: :func:`.jobs.distinct`), from the
 committed records. Then the figures' sentences: the margin distribution
 (Fig. 1), the CPU time (Fig. 2) and the sensitivity to the parameters
 (Fig. 3). The rules, written before the values were read:
@@ -34,7 +34,7 @@ from ...experiments.claims import (FAILS, HOLDS, UNRESOLVED, UNTESTABLE, Judgeme
 from ...experiments.stats import detectable_difference, paired_comparison, paired_differences, win_tie_loss
 from ...solvers.ldm_baselines import MDO
 from . import authors_stop
-from .pages import distinct
+from .jobs import distinct
 
 PAPER_FILE = "ldm.txt"
 TABLES = {"ldm_table2": "Table 2 (linear kernel)", "ldm_table3": "Table 3 (RBF kernel)",

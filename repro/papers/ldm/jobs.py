@@ -553,3 +553,10 @@ def scale_sparse(X_fit, *others):
     top = np.asarray(abs(X_fit).max(axis=0).todense()).ravel() if sp.issparse(X_fit) else np.abs(X_fit).max(axis=0)
     scale = sp.diags(1.0 / np.where(top > 0, top, 1.0))
     return [sp.csr_matrix(Z @ scale) if sp.issparse(Z) else Z @ scale.toarray() for Z in (X_fit, *others)]
+
+
+def distinct(frame: pd.DataFrame, column: str = "dataset") -> pd.DataFrame:
+    """``frame`` without the rows of sets that repeat another's data
+    (REPEATED_SETS, ENCODINGS): counts over sets count each dataset once."""
+    repeats = list(REPEATED_SETS) + list(ENCODINGS)
+    return frame[~frame[column].isin(repeats)] if len(frame) else frame

@@ -19,6 +19,7 @@ from ...experiments.stats import paired_comparison, win_tie_loss
 from ...tables import compare, comparison_markdown, to_markdown
 from ...experiments.readings import tried as tried_readings
 from . import jobs as L
+from .jobs import distinct
 from . import readings
 from .tolerances import PAPER_PARTITIONS, partition_noise
 
@@ -196,13 +197,6 @@ def readings_tried(comparison: pd.DataFrame, cells: pd.DataFrame,
                      "ours": r.reproduced, "readings tried (value, tolerance)": "; ".join(tried) or "none run"})
     return pd.DataFrame(rows, columns=["dataset", "method", "published", "ours",
                                        "readings tried (value, tolerance)"])
-
-
-def distinct(frame: pd.DataFrame, column: str = "dataset") -> pd.DataFrame:
-    """``frame`` without the rows of sets that repeat another's data
-    (L.REPEATED_SETS, L.ENCODINGS): counts over sets count each dataset once."""
-    repeats = list(L.REPEATED_SETS) + list(L.ENCODINGS)
-    return frame[~frame[column].isin(repeats)] if len(frame) else frame
 
 
 def repeated_note(records: pd.DataFrame) -> str:
