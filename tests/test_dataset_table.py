@@ -228,3 +228,33 @@ def test_committed_markdown_is_the_csvs():
 def test_fetch_step_writes_the_summary_the_table_reads():
     text = (REPO / "workflow" / "scripts" / "fetch_dataset.py").read_text()
     assert re.search(r"fetch_summary\(", text)
+
+
+def test_a_fetch_that_measures_the_committed_rows_keeps_their_stamp(tmp_path, monkeypatch, data_env):
+    """The fetch step runs in every fresh clone; it keeps the committed page's stamp
+    while it measures exactly what that page shows (so the page rebuilds byte-identical),
+    and takes a new one as soon as anything measured differs."""
+    monkeypatch.setenv("REPRO_DATA_DIR", str(tmp_path / "cache"))
+    D.clear_memo()
+    recs = [json.loads(p.read_text()) for p in _summaries(SMALL[:3], tmp_path / "summaries")]
+    D.clear_memo()
+    com = _committed()
+    for rec in recs:
+        want = set(com.loc[com["dataset"] == rec["name"], "provenance"])
+        assert len(want) == 1 and "commit=" in next(iter(want))
+        assert report.kept_stamp(rec, COMMITTED_CSV) == want.pop()
+    # one measured number differs in the page: a new stamp
+    edited = com.copy()
+    edited.loc[edited["dataset"] == recs[0]["name"], "rows"] = "1"
+    path = tmp_path / "edited.csv"
+    path.write_text(edited.to_csv(index=False))
+    assert report.kept_stamp(recs[0], path) is None
+    assert report.kept_stamp(recs[1], path) is not None
+    # the record read other files than the page lists: a new stamp
+    odd = json.loads(json.dumps(recs[1]))
+    next(iter(odd["splits"].values()))["sha256"] = ["0" * 64]
+    assert report.kept_stamp(odd, COMMITTED_CSV) is None
+    # no page (a first run), or an unreadable one: a new stamp
+    assert report.kept_stamp(recs[0], tmp_path / "missing.csv") is None
+    (tmp_path / "bad.csv").write_text("not,a\npage")
+    assert report.kept_stamp(recs[0], tmp_path / "bad.csv") is None

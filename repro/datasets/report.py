@@ -9,6 +9,7 @@ Nothing depends on this machine's cache or network: availability here is what
 exactly the files the row lists, each with the sha256 the registry records (so a warm
 cache, a fresh one, or a network gives the same page); other rows keep empty shape cells.
 """
+import io
 import json
 import logging
 from pathlib import Path
@@ -142,9 +143,48 @@ def dataset_table(summary_files) -> pd.DataFrame:
     ``summary_files``: the JSON records of the workflow's fetch step (datasets without
     one keep empty shape cells). Nothing in it depends on the machine's cache or
     network: see the module's docstring."""
+    return _table([json.loads(Path(f).read_text()) for f in summary_files])
+
+
+# The columns a fetch measures (or reads from the registry beside what it measured): a
+# committed stamp is kept only while a new fetch gives every one of them unchanged.
+MEASURED = ["dataset", "paper", "where", "split", "rows", "test_rows", "features", "classes",
+            "files", "sha256"]
+
+
+def kept_stamp(summary: dict, committed_csv) -> str | None:
+    """The committed page's stamp of ``summary``'s dataset, if this fetch measured exactly
+    what that page shows for it (the same files, sha256 and shapes in every row); else None.
+
+    The fetch step runs in every fresh clone (its records are not committed), so a new
+    stamp on every run would rewrite ``paper_tables/datasets.csv`` and ``.md`` with a new
+    commit and date although nothing they report changed. A stamp names the run that
+    measured a row; a fetch that measures the same row again confirms it and keeps it
+    (as a reused record keeps its own). ``committed_csv``: that page, read before the
+    dataset-table step replaces it; missing or unreadable: None."""
+    path = Path(committed_csv)
+    try:
+        old = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except (OSError, ValueError, pd.errors.ParserError):
+        return None
+    if not set(MEASURED + ["provenance"]) <= set(old.columns):
+        return None
+    old = old[old["dataset"] == summary["name"]]
+    # the new rows as the page would print them (read back as the page is read)
+    new = pd.read_csv(io.StringIO(_table([summary]).to_csv(index=False)), dtype=str,
+                      keep_default_na=False)
+    new = new[new["dataset"] == summary["name"]]
+    stamps = set(old["provenance"])
+    if (old.empty or len(stamps) != 1 or "" in stamps
+            or not old[MEASURED].reset_index(drop=True).equals(new[MEASURED].reset_index(drop=True))):
+        return None
+    return stamps.pop()
+
+
+def _table(records) -> pd.DataFrame:
+    """dataset_table of the fetch records themselves (dicts)."""
     obtained, stamped = {}, {}
-    for f in summary_files:
-        rec = json.loads(Path(f).read_text())
+    for rec in records:
         obtained[rec["name"]] = rec["splits"]
         stamped[rec["name"]] = rec.get("provenance", "")
     rows = []
@@ -258,5 +298,7 @@ def provenance_markdown(table: pd.DataFrame) -> str:
     text = summary_markdown(stamps)
     lead = ("The registry's columns are the code of `repro/datasets/registry.py` at the commit below; "
             "`rows`, `test_rows`, `features` and `classes` were measured by the fetch jobs of "
-            f"{len(stamps)} datasets, whose stamps these are (a count is of datasets).")
+            f"{len(stamps)} datasets, whose stamps these are (a count is of datasets). A fetch that "
+            "measures a dataset's rows as this page shows them keeps the page's stamp "
+            "(repro.datasets.report.kept_stamp), so the page changes only when a measurement does.")
     return text.replace("## Provenance of these records\n\n", "## Provenance of these records\n\n" + lead + "\n\n", 1)
