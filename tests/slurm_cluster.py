@@ -12,6 +12,10 @@ executor plugin's in-job ``srun`` does not read ``SLURM_CONF``.
 root), starts ``munged``, ``slurmctld`` and ``slurmd``, waits for the node to
 be idle, and on exit stops what it started (by pid file), puts back any
 ``/etc/slurm/slurm.conf`` it replaced and removes its scratch folder.
+
+That changes the machine, so the tests that use it run only when asked
+(``REPRO_TEST_SLURM=1``, which ``.ci/run`` sets): a plain ``pytest`` leaves the
+system alone and says how to opt in (issue 47).
 """
 import os
 import shutil
@@ -26,6 +30,19 @@ PACKAGES = ("slurm-wlm", "munge")
 DAEMONS = ("munged", "slurmctld", "slurmd")
 CONF = Path("/etc/slurm/slurm.conf")
 PARTITION = "repro"
+
+# The environment variable that asks for the cluster tests; NOT_ASKED, the reason
+# they give when they skip without it.
+OPT_IN = "REPRO_TEST_SLURM"
+NOT_ASKED = (
+    f"the SLURM tests change this machine (as root they apt-get install {' and '.join(PACKAGES)} "
+    f"and start {', '.join(DAEMONS)}): set {OPT_IN}=1 to run them (.ci/run does)"
+)
+
+
+def asked() -> bool:
+    """Whether this test run asked for the cluster tests (OPT_IN set to 1)."""
+    return os.environ.get(OPT_IN) == "1"
 
 
 class SlurmUnavailable(RuntimeError):

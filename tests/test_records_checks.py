@@ -110,3 +110,23 @@ def test_a_partition_missing_a_method_is_refused_in_a_job_of_every_partition(com
     with pytest.raises(ValueError, match=r"job \{'dataset': '\w[\w-]*'\}, split_index 1, has 5 records, expected 6 "
                                          r"\(records cut short or edited\)"):
         SPEC.job_files.check_jobs(records, committed)
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda records: records.unlink(), "ldm_table2 has no committed records ({records} does not exist): "
+                                       "its jobs have to run"),
+    (lambda records: records.with_name(records.name + ".sha256").unlink(), "{records}: no checksum beside it"),
+    (lambda records: records.write_bytes(records.read_bytes().replace(b"\n", b"\n\n", 1)),
+     "{records}: its sha256 is not the one its table step recorded"),
+])
+def test_rebuild_refuses_records_in_one_line_naming_the_file_and_what_to_do(committed, damage, message):
+    """Issue 47 item 8: ``rebuild`` printed a traceback where ``resume`` prints one line."""
+    from repro.papers.__main__ import main
+
+    damage(committed)
+    with pytest.raises(SystemExit) as stop:
+        main(["rebuild", TABLE, "--tables", str(committed.parent)])
+    text = str(stop.value.code)
+    assert text.startswith("rebuild: " + message.format(records=committed)) and "\n" not in text
+    assert "its jobs have to run" in text or "git checkout -- " in text
+    assert not (committed.parent / f"{TABLE}.md").exists()

@@ -1,5 +1,9 @@
 """A table's committed records written back as its job files (repro.experiments.resume,
 ``python -m repro.papers resume``)."""
+import os
+from pathlib import Path
+from types import SimpleNamespace
+
 import pandas as pd
 import pytest
 
@@ -152,3 +156,116 @@ def test_jobs_keyed_by_a_missing_value_are_restored_too(tmp_path):
     records = pd.DataFrame({"dataset": ["a", "a"], "C": [float("nan"), 2.0], "value": [1.0, 2.0]})
     written = jobs.restore(records, tmp_path, schema)
     assert sorted(p.name for p in written) == ["a_C2.0.csv", "a_Cnone.csv"]
+
+
+# ---------------------------------------------------------------- laid-back job files edited
+def _committed_copy(tmp_path, table_id):
+    """A copy of a table's committed records and checksum under ``tmp_path/paper_tables``."""
+    tables = tmp_path / "paper_tables"
+    tables.mkdir()
+    for name in (f"{table_id}_records.csv", f"{table_id}_records.csv.sha256"):
+        (tables / name).write_bytes((Path(__file__).resolve().parents[1] / "paper_tables" / name).read_bytes())
+    return tables
+
+
+def _table_outputs(tables, table_id):
+    """The table step's outputs in ``tables``, as the workflow's rule names them."""
+    return SimpleNamespace(csv=tables / f"{table_id}.csv", md=tables / f"{table_id}.md",
+                           records=tables / f"{table_id}_records.csv",
+                           checksum=tables / f"{table_id}_records.csv.sha256")
+
+
+def _set_value(path, column, value):
+    """A hand edit of a job file: ``column`` of its first record set to ``value`` (still valid)."""
+    lines = path.read_text().splitlines(keepends=True)
+    header = lines[0].rstrip("\n").split(",")
+    fields = lines[1].split(",")
+    fields[header.index(column)] = value
+    lines[1] = ",".join(fields)
+    path.write_text("".join(lines))
+
+
+def test_an_edited_laid_back_job_file_never_reaches_the_records(tmp_path):
+    """Issue 47 item 5: test_accuracy set to 1.0 in a laid-back LSVM job file made the
+    table step write it into the records with a fresh, valid checksum."""
+    from repro.experiments.rebuild import rebuild
+
+    spec = table_spec("lsvm_accuracy")
+    tables = _committed_copy(tmp_path, spec.id)
+    out = _table_outputs(tables, spec.id)
+    committed = out.records.read_bytes(), out.checksum.read_bytes()
+    restore_jobs(spec, results=tmp_path / "results", records_dir=tables)
+    jobs = spec.job_paths(tmp_path / "results" / "full", spec.protocol("full"))
+    write_table(spec, jobs, out, table_run(spec, "full"))  # laid back untouched: the same records
+    assert (out.records.read_bytes(), out.checksum.read_bytes()) == committed
+    edited = spec.job_files.path(spec.folder(tmp_path / "results" / "full"), dataset="Heart", fold=0)
+    _set_value(edited, "test_accuracy", "1.0")
+    with pytest.raises(ValueError) as refused:
+        write_table(spec, jobs, out, table_run(spec, "full"))
+    message = str(refused.value)
+    assert message.startswith(f"{edited}: laid back from the committed records of lsvm_accuracy, and edited since")
+    assert "delete it to have it laid back again" in message and "or restore it" in message
+    assert (out.records.read_bytes(), out.checksum.read_bytes()) == committed
+    rebuild(spec, tables)  # the committed records still pass
+
+
+def _toy_spec(values):
+    """A two-job table whose jobs record ``values[dataset]`` (a test's stand-in for a paper)."""
+    import repro.experiments as E
+    from repro.experiments.records import JobFiles, RecordSchema
+
+    schema = RecordSchema({"dataset": "str", "fold": "int", "value": "float"})
+    return E.TableSpec(
+        "ldm_table9", "ldm", schema, JobFiles("{dataset}/fold{fold}.csv", {"dataset": "dataset", "fold": "fold"}, rows=1),
+        jobs=lambda p: [{"dataset": d, "fold": 0} for d in ("a", "b")],
+        run=lambda p, dataset, fold: pd.DataFrame({"dataset": [dataset], "fold": [fold], "value": [values[dataset]]}),
+        build=lambda records, run: E.TableOutput(records, "page\n"), protocols={"full": None})
+
+
+def test_a_laid_back_job_that_runs_again_is_accepted(tmp_path):
+    """What the check must not refuse: a job computed here over a laid-back file (the
+    workflow's record step), and a laid-back file deleted and laid back again."""
+    from repro.experiments.records import check_laid_back, laid_back_path, read_records
+
+    spec = _toy_spec({"a": 0.25, "b": 0.5})
+    tables = tmp_path / "paper_tables"
+    tables.mkdir()
+    folder = tmp_path / "results" / "full" / "ldm" / "table9"
+    jobs = spec.job_paths(tmp_path / "results" / "full", None)
+    for path, fields in zip(jobs, spec.jobs(None)):
+        write_job(spec, "full", {k: str(v) for k, v in fields.items()}, path)
+    out = _table_outputs(tables, spec.id)
+    write_table(spec, jobs, out, table_run(spec, "full"))
+    for job in jobs:  # the committed records laid back on a fresh checkout
+        os.remove(job)
+    restore_jobs(spec, folder, source=out.records)
+    assert all(laid_back_path(job).exists() for job in jobs)
+    rerun = _toy_spec({"a": 0.75, "b": 0.5})  # the code changed: job a gives another value
+    write_job(rerun, "full", {"dataset": "a", "fold": "0"}, jobs[0])
+    assert not laid_back_path(jobs[0]).exists()
+    _set_value(Path(jobs[1]), "value", "0.875")
+    with pytest.raises(ValueError, match=r"fold0.csv: laid back from the committed records of ldm_table9"):
+        write_table(spec, jobs, out, table_run(spec, "full"))
+    os.remove(jobs[1])  # as the message says: deleted, then laid back again
+    check_laid_back(jobs, spec.id)  # planned with its sidecar left and no file: to come, not refused
+    restore_jobs(spec, folder, source=out.records)
+    write_table(spec, jobs, out, table_run(spec, "full"))
+    assert read_records(out.records, spec.schema)["value"].tolist() == [0.75, 0.5]
+
+
+def test_files_laid_back_before_the_sidecars_get_theirs_when_records_are_laid_back(tmp_path):
+    """A job file identical to what would be laid back is marked (without being rewritten:
+    its time tells Snakemake it is up to date); one this machine computed is left alone."""
+    from repro.experiments.records import laid_back_path
+
+    records = _records_file(tmp_path, [_fold_frame("Page", 0)])
+    written = restore_jobs(SPEC, OUT(tmp_path), source=records)
+    for path in written:
+        laid_back_path(path).unlink()  # as laid back before sidecars existed
+    ours = written[0]
+    _set_value(ours, "seconds", "2.5")  # this machine's run of that job
+    os.utime(written[1], ns=(1, 1))
+    assert restore_jobs(SPEC, OUT(tmp_path), source=records) == []
+    assert not laid_back_path(ours).exists()
+    assert all(laid_back_path(p).exists() for p in written[1:])
+    assert written[1].stat().st_mtime_ns == 1

@@ -12,6 +12,9 @@ cluster command is run in copies of the workflow:
 - on two full-scale tables recomputed beside the committed records: their pages
   must equal the committed ones, and their jobs must have asked SLURM for the
   memory their committed records measured.
+
+Starting SLURM changes the machine, so these tests run only when asked:
+REPRO_TEST_SLURM=1 (.ci/run sets it); without it they skip, saying how to ask.
 """
 import re
 import shlex
@@ -21,8 +24,12 @@ import pandas as pd
 import pytest
 
 from repro.papers.catalog import table_spec
-from slurm_cluster import LocalSlurm, SlurmUnavailable  # the tests folder is on sys.path
+# the tests folder is on sys.path
+from slurm_cluster import NOT_ASKED, LocalSlurm, SlurmUnavailable, asked
 from test_workflow import REPO, copy_workflow, run_snakemake
+
+# Skipped before the cluster fixture runs: nothing is installed or started unless asked.
+pytestmark = pytest.mark.skipif(not asked(), reason=NOT_ASKED)
 
 FULL_TABLES = ("lsvm_convergence", "ldm_table1")
 # Added to the README's command by the test only: the plugin otherwise waits 40 s

@@ -38,8 +38,6 @@ from __future__ import annotations
 
 import bz2
 import csv
-import gzip
-import io
 import re
 import zlib
 from contextlib import contextmanager
@@ -115,27 +113,74 @@ class _RowError(ValueError):
         super().__init__(msg)
 
 
-def _decoded(f):
-    """A binary stream of ``f``'s content, bz2, gzip or unix-compress decoded by magic bytes."""
+# Compressed files may hold several members one after another (pbzip2 writes many bz2
+# streams, ``cat a.gz b.gz`` two gzip members), read in turn. Every byte must belong to a
+# member: Python's BZ2File skips whatever follows the last stream and GzipFile skips NUL
+# padding, so data appended to a file (or a download's trailing junk) went unnoticed; here
+# it is refused with its offset, and so is a member cut short (no end-of-stream mark).
+#
+# A file cut exactly at a member boundary is a valid file with fewer members: nothing in a
+# .gz or .bz2 says how many members there are (a gzip trailer's CRC and ISIZE, like a bz2
+# stream's CRC, cover their own member only), so no parser can tell it from the whole
+# file. The loader catches it instead, for every registry file: a file with a known
+# sha256 is hashed before it is read (sources.check_cached), and a file without one is
+# held to the rows the registry expects (loader._check_shape); tests/test_datasets.py
+# checks that every registry file has one or the other.
+_MEMBERS = ((b"BZh", "bz2 stream", bz2.BZ2Decompressor),
+            (b"\x1f\x8b", "gzip member", lambda: zlib.decompressobj(wbits=31)))  # 31: gzip header, trailer
+_MEMBER_INPUT = 1 << 18  # compressed bytes fed at a time: bounds the memory one step decodes into
+
+
+def _members(f, magic, what, start):
+    """The decompressed content of the binary file ``f`` (members of ``start()``'s
+    format, each beginning with ``magic``), block by block."""
+    decoder, data, offset = start(), b"", 0  # offset: of ``data`` in the file
+    while True:
+        if not data:
+            data = f.read(_MEMBER_INPUT)
+            if not data:
+                break
+        if decoder.eof:  # a member ended: the bytes after it must start the next one
+            data += f.read(max(0, len(magic) - len(data)))
+            if not data.startswith(magic):
+                raise ValueError(f"the bytes from offset {offset} on follow the end of a {what} but do "
+                                 f"not start another (data appended to the file?); refused")
+            decoder = start()
+        out = decoder.decompress(data)
+        rest = decoder.unused_data if decoder.eof else b""
+        offset += len(data) - len(rest)
+        data = rest
+        if out:
+            yield out
+    if not decoder.eof:
+        raise ValueError(f"the file ends inside a {what} (cut short?); refused")
+
+
+def _blocks(f):
+    """The content of the binary file ``f``, block by block: bz2, gzip or unix-compress
+    decoded by magic bytes, anything else as it is."""
     magic = f.read(3)
     f.seek(0)
-    if magic == b"BZh":
-        return bz2.BZ2File(f)
-    if magic[:2] == b"\x1f\x8b":
-        return gzip.GzipFile(fileobj=f)
+    for prefix, what, start in _MEMBERS:
+        if magic.startswith(prefix):
+            return _members(f, prefix, what, start)
     if magic[:2] == b"\x1f\x9d":
-        return io.BytesIO(unlzw(f.read()))
-    return f
+        return iter([unlzw(f.read())])
+    return iter(lambda: f.read(_CHUNK), b"")
 
 
 def read_bytes(path) -> bytes:
     """A file's content, decompressed (bz2, gzip, .Z); a corrupt or truncated file is a ParseError."""
-    with _reading(path), open(path, "rb") as f, _decoded(f) as d:
-        return d.read()
+    with _reading(path), open(path, "rb") as f:
+        return b"".join(_blocks(f))
+
+
+_BOM = "\ufeff".encode()
 
 
 def _text_lines(path, cur):
-    """The file's lines as str (strict UTF-8: a bad byte is refused at its line)."""
+    """The file's lines as str (strict UTF-8: a bad byte is refused at its line); a
+    byte-order mark at the start is dropped, and CR LF and a lone CR end a line as LF does."""
     data = read_bytes(path)
     try:
         text = data.decode("utf-8-sig")
@@ -310,26 +355,54 @@ def _libsvm_chunk(data, cur, line0, max_index):
     return labels, counts, idx.astype(np.int64), val, line0 + tline[rows] + 1
 
 
+def _rechunk(blocks, size):
+    """``blocks`` joined into pieces of at least ``size`` bytes (the last may be shorter)."""
+    buf, n = [], 0
+    for block in blocks:
+        buf.append(block)
+        n += len(block)
+        if n >= size:
+            yield b"".join(buf)
+            buf, n = [], 0
+    if buf:
+        yield b"".join(buf)
+
+
+def _lf(data: bytes) -> bytes:
+    """CR LF and a lone CR as LF (what _text_lines does to text)."""
+    return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in data else data
+
+
+def _line_pieces(blocks):
+    """The bytes of ``blocks`` in pieces of about _CHUNK bytes that end at a line end (the
+    last may not), read as the table reader reads text (_text_lines), so that a file saved
+    by an editor reads the same in either format: a byte-order mark at the start dropped,
+    CR LF and a lone CR each a line end."""
+    pending = b""
+    for k, piece in enumerate(_rechunk(blocks, _CHUNK)):
+        data = pending + piece
+        if k == 0:  # at least _CHUNK bytes, or the whole file: a mark at its start is whole here
+            data = data.removeprefix(_BOM)
+        # a CR at the end may be the first half of a CR LF split between pieces: kept back
+        held = len(data) - 1 if data.endswith(b"\r") else len(data)
+        lines = _lf(data[:held])
+        cut = lines.rfind(b"\n") + 1
+        pending = lines[cut:] + data[held:]
+        if cut:
+            yield lines[:cut]
+    if pending:
+        yield _lf(pending)
+
+
 def _libsvm_file(path, max_index):
     parts = []
-    with _reading(path) as cur, open(path, "rb") as f, _decoded(f) as src:
-        line0, rest = 0, b""
-        while True:
-            cur.line = None  # decoding: a corrupt stream has no line
-            block = src.read(_CHUNK)
-            data = rest + block
-            if block:
-                cut = data.rfind(b"\n") + 1
-                data, rest = data[:cut], data[cut:]
-            else:
-                rest = b""
-            if data:
-                got = _libsvm_chunk(data, cur, line0, max_index)
-                if got is not None:
-                    parts.append(got)
-                line0 += data.count(b"\n")
-            if not block:
-                break
+    with _reading(path) as cur, open(path, "rb") as f:
+        line0 = 0
+        for data in _line_pieces(_blocks(f)):  # cur.line stays None while decoding
+            got = _libsvm_chunk(data, cur, line0, max_index)
+            if got is not None:
+                parts.append(got)
+            line0 += data.count(b"\n")
         cur.line = None
         if not parts:
             raise ValueError("no data rows")

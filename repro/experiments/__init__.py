@@ -10,6 +10,7 @@ Shared machinery (a paper uses it and never copies it):
 * :mod:`.resume`: committed records laid back as the workflow's job files;
 * :mod:`.rebuild`: a table's page rewritten from its committed records;
 * :mod:`.cost`: what planned jobs cost, from the records' measured times;
+* :mod:`.config`: the workflow's configuration values, read strictly;
 * :mod:`.report`: runs cut short or left out, and the page around a table;
 * :func:`repro.tables.compare`: published vs reproduced with the verdicts.
 
@@ -28,7 +29,8 @@ from typing import Callable
 import pandas as pd
 
 from ..papers import check_paper
-from .records import JobFiles, RecordSchema, read_all, write_checksum, write_records
+from .records import (JobFiles, RecordSchema, check_laid_back, forget_laid_back, read_all, write_checksum,
+                      write_records)
 
 
 @dataclass(frozen=True)
@@ -135,13 +137,16 @@ def _parse_fields(spec: TableSpec, fields: dict) -> dict:
 
 def write_job(spec: TableSpec, scale: str, fields: dict, output, threads: int | None = None) -> None:
     """The workflow's record step: run one job and write its records
-    atomically, each row stamped with where it was made (:mod:`.provenance`).
+    atomically, each row stamped with where it was made (:mod:`.provenance`);
+    a file laid back there before is computed anew, so its lay-back sidecar goes.
     The job's process keeps the memory it frees for its next arrays
     (:mod:`.memory`: fresh pages cost a fifth of Page's SVM grid)."""
     from .memory import keep_freed_memory
     from .provenance import COLUMN, stamp
 
     keep_freed_memory()
+    # before anything is written: a job that stops midway leaves no sidecar claiming its file
+    forget_laid_back(output)
     records = run_job(spec, scale, fields)
     records[COLUMN] = stamp(scale, threads)
     write_records(output, records, spec.schema)
@@ -164,6 +169,7 @@ def write_table(spec: TableSpec, inputs, outputs, table_run: TableRun) -> list:
 
     from .provenance import COLUMN, seeds_of, summary_markdown
 
+    check_laid_back(inputs, spec.id)  # a laid-back job file edited by hand never reaches the records
     records = read_all(inputs, spec.schema)
     spec.job_files.check_jobs(records, f"{spec.id}'s records")
     # the builders see the measured columns only; the stamps go to the page's provenance

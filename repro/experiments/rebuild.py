@@ -13,6 +13,7 @@ from types import SimpleNamespace
 
 from . import table_run, write_table
 from .records import verify_checksum
+from .resume import committed, records_file
 
 
 def rebuild(spec, tables="paper_tables", scale: str = "full") -> list:
@@ -20,7 +21,7 @@ def rebuild(spec, tables="paper_tables", scale: str = "full") -> list:
     table (its :class:`~repro.experiments.TableSpec`) from its records;
     returns the paths written."""
     folder = Path(tables)
-    records = folder / f"{spec.id}_records.csv"
+    records = committed(spec, records_file(spec.id, folder))
     verify_checksum(records)  # a records file edited by hand is refused, not built into a page
     outputs = SimpleNamespace(csv=folder / f"{spec.id}.csv", md=folder / f"{spec.id}.md",
                               png=folder / f"{spec.id}.png")

@@ -12,10 +12,13 @@ Resume: a table's committed records (``paper_tables/<table>_records.csv``) are
 written back as the workflow's per-job files by :meth:`JobFiles.restore`
 (``python -m repro.papers resume``), so a run longer than one machine
 session continues on a fresh checkout: Snakemake plans only the missing jobs.
+A laid-back file carries the sha256 of what was laid back in a sidecar, and the
+table step refuses one edited since (:func:`check_laid_back`).
 """
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import math
 import re
@@ -282,17 +285,23 @@ class JobFiles:
     def restore(self, records: pd.DataFrame, folder, schema: RecordSchema, source="records") -> list:
         """Write one file per job of ``records`` under ``folder``, byte for byte
         as the job writes it, unless that file exists (what this machine ran
-        wins). Every job is checked first (:meth:`check_jobs`): nothing is
+        wins), each with the sidecar the table step checks it against
+        (:func:`check_laid_back`). An existing file identical to what would be
+        laid back (laid back before sidecars existed) gets its sidecar too.
+        Every job is checked first (:meth:`check_jobs`): nothing is
         written from records with a job cut short. Returns the paths written."""
         jobs = self.check_jobs(records, source)
         written = []
         for values, job in jobs:
             fields = dict(zip(self.keys, _as_tuple(values)))
             path = self.path(folder, **fields)
-            if path.exists():
-                continue
-            write_records(path, job, schema)
-            written.append(path)
+            if not path.exists():
+                write_laid_back(path, to_csv_text(job, schema, path))
+                written.append(path)
+            elif not laid_back_path(path).exists():
+                text = to_csv_text(job, schema, path)
+                if path.read_bytes() == text.encode("utf-8"):  # not rewritten: its time says it is up to date
+                    mark_laid_back(path, text)
         return written
 
 
@@ -312,10 +321,11 @@ def checksum_path(records_path) -> Path:
 
 def checksum_text(records_path) -> str:
     """What the checksum file of ``records_path`` holds (sha256sum's format)."""
-    import hashlib
+    return f"{_digest(Path(records_path).read_bytes())}  {Path(records_path).name}\n"
 
-    digest = hashlib.sha256(Path(records_path).read_bytes()).hexdigest()
-    return f"{digest}  {Path(records_path).name}\n"
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def write_checksum(records_path, checksum=None) -> None:
@@ -324,11 +334,68 @@ def write_checksum(records_path, checksum=None) -> None:
 
 
 def verify_checksum(records_path) -> None:
-    """ValueError unless ``records_path`` has the sha256 its table step recorded."""
+    """ValueError unless ``records_path`` has the sha256 its table step recorded; the
+    message says what to do (restore the committed files, or run the table's jobs)."""
     recorded = checksum_path(records_path)
     if not recorded.exists():
         raise ValueError(f"{records_path}: no checksum beside it ({recorded.name}, written by the table "
-                         "step): refused, as a file nobody can tell from a hand edit")
+                         "step): refused, as a file nobody can tell from a hand edit; restore both "
+                         f"(git checkout -- {records_path} {recorded}) or run the table's jobs again")
     if recorded.read_text(encoding="utf-8") != checksum_text(records_path):
         raise ValueError(f"{records_path}: its sha256 is not the one its table step recorded in "
-                         f"{recorded.name}: the file was edited after the table was built; refused")
+                         f"{recorded.name}: the file was edited after the table was built; refused; "
+                         f"restore it (git checkout -- {records_path}) or run the table's jobs again")
+
+
+# Job files laid back from committed records (JobFiles.restore) are the committed
+# numbers; the table step writes whatever its job files hold into the records and a fresh
+# checksum. So a laid-back file edited by hand would pass into the committed records as
+# if measured. Each one gets a sidecar, ``<job file>.laid-back.sha256``, holding the sha256
+# of the bytes laid back (written before the file, so that no laid-back file is ever
+# without one); the table step refuses a job file whose sidecar does not match it
+# (check_laid_back; the workflow checks too while it plans, before Snakemake removes the
+# table's committed records to run its step). A job that runs writes its file anew and
+# drops the sidecar (forget_laid_back), so a recomputed file is never mistaken for an
+# edited one. Files laid back before sidecars existed have none: laying the records back
+# again (resume, or the workflow when one of the table's files is missing) gives each one
+# still identical to the committed records its sidecar; an edit made before that cannot
+# be told from a run here.
+
+LAID_BACK = ".laid-back.sha256"
+
+
+def laid_back_path(job_path) -> Path:
+    """The sidecar recording what was laid back as ``job_path``."""
+    return Path(f"{job_path}{LAID_BACK}")
+
+
+def mark_laid_back(job_path, text: str) -> None:
+    """Record ``text`` as what is laid back as ``job_path`` (its sidecar, sha256sum's format)."""
+    write_text_atomic(laid_back_path(job_path), f"{_digest(text.encode('utf-8'))}  {Path(job_path).name}\n")
+
+
+def write_laid_back(job_path, text: str) -> None:
+    """Lay ``text`` back as ``job_path``: its sidecar first, then the file (both atomically)."""
+    mark_laid_back(job_path, text)
+    write_text_atomic(job_path, text)
+
+
+def forget_laid_back(job_path) -> None:
+    """``job_path`` is about to be computed here: it is no longer a laid-back file."""
+    laid_back_path(job_path).unlink(missing_ok=True)
+
+
+def check_laid_back(paths, table_id) -> None:
+    """ValueError naming the first of the job files ``paths`` that was laid back from
+    the committed records of ``table_id`` and edited since, and what to do."""
+    for path in paths:
+        sidecar = laid_back_path(path)
+        if not sidecar.exists() or not Path(path).exists():
+            continue  # computed here (or laid back before sidecars existed), or still to come
+        recorded = sidecar.read_text(encoding="utf-8").split(" ", 1)[0]
+        if _digest(Path(path).read_bytes()) != recorded:
+            raise ValueError(
+                f"{path}: laid back from the committed records of {table_id}, and edited since (its "
+                f"sha256 is not the one in {sidecar.name}); refused, not written into the records: "
+                f"delete it to have it laid back again (or rerun with config recompute={table_id}), "
+                "or restore it")

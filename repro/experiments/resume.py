@@ -16,7 +16,11 @@ them (a hand edit is refused) and against the table's schema (a file cut short,
 malformed or holding a value it cannot hold is refused with its line, and nothing
 is written); a target folder that is not the table's own,
 or a table with no committed records, is refused with one line. Existing
-files are never overwritten (what this machine ran wins). Only records made
+files are never overwritten (what this machine ran wins). Each file laid back
+has a sidecar (``<job file>.laid-back.sha256``) with the sha256 of what was laid
+back: the table step refuses a laid-back file edited since, so a hand edit never
+becomes committed records (a job run again drops the sidecar; see
+:func:`repro.experiments.records.check_laid_back`). Only records made
 by the same code may be mixed: the git history of the records file says which
 commit produced them.
 """
@@ -44,6 +48,15 @@ def table_id_of(table_or_records) -> str:
     return text
 
 
+def committed(spec, source) -> Path:
+    """``source``, the committed records file of a table (its spec); a ValueError saying
+    what to do when it does not exist (rebuild and resume both read one)."""
+    if not Path(source).exists():
+        raise ValueError(f"{spec.id} has no committed records ({source} does not exist): "
+                         f"its jobs have to run")
+    return Path(source)
+
+
 def job_folder(spec, results="results", scale="full") -> Path:
     """The folder the workflow reads a table's job files from."""
     return Path(spec.folder(Path(results) / scale))
@@ -63,10 +76,7 @@ def restore_jobs(spec, into=None, *, source=None, results="results", records_dir
     default its records file under ``records_dir``) under its job folder
     (``into``, checked, or the full scale's under ``results``), unless that
     file exists. Returns the paths written."""
-    source = records_file(spec.id, records_dir) if source is None else Path(source)
-    if not source.exists():
-        raise ValueError(f"{spec.id} has no committed records ({source} does not exist): "
-                         f"its jobs have to run")
+    source = committed(spec, records_file(spec.id, records_dir) if source is None else source)
     folder = job_folder(spec, results) if into is None else Path(into)
     check_folder(spec, folder)
     verify_checksum(source)

@@ -25,12 +25,9 @@ def _rebuild(args):
 
 
 def _resume(args):
-    try:
-        spec = table_spec(table_id_of(args.table))
-        source = args.table if args.table.endswith(".csv") else None
-        written = restore_jobs(spec, args.into, source=source, results=args.results)
-    except (ValueError, OSError) as exc:  # one line, no traceback: the message says what is wrong
-        sys.exit(f"resume: {exc}")
+    spec = table_spec(table_id_of(args.table))
+    source = args.table if args.table.endswith(".csv") else None
+    written = restore_jobs(spec, args.into, source=source, results=args.results)
     print(f"wrote {len(written)} job file(s) of {spec.id} (existing files kept)")
     for path in written:
         print(f"  {path}")
@@ -62,7 +59,12 @@ def main(argv=None):
     p_resources.add_argument("--tables", default="paper_tables", help="folder of the committed records")
     p_resources.set_defaults(run=_resources)
     args = parser.parse_args(argv)
-    args.run(args)
+    try:
+        args.run(args)
+    except (ValueError, OSError) as exc:
+        # a refused or missing records file, an unknown table: one line, no traceback, as the
+        # message names the file and what to do (a traceback would bury it)
+        sys.exit(f"{args.command}: {exc}")
 
 
 if __name__ == "__main__":

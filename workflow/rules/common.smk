@@ -16,6 +16,24 @@ if "profile" in config:
 from snakemake.utils import validate
 
 validate(config, os.path.join(workflow.basedir, "schemas", "config.schema.yaml"))
+# The values the schema leaves loose (booleans given as words, download's auto,
+# folders), read strictly in one place: --config download=false arrives as the
+# string "false", which a plain bool() reads as true. A mirror given that does not
+# exist is refused too (its sets would turn "unavailable" and the plan shrink
+# without a word), by the process that plans: a cluster job is not refused again
+# for a folder its node may mount elsewhere. A WorkflowError, so that the message
+# is printed without a traceback into the package.
+from repro.experiments import config as config_values
+
+try:
+    SETTINGS = config_values.read(config)
+    _MIRROR = (
+        config_values.mirror(SETTINGS)
+        if workflow.is_main_process
+        else SETTINGS.data_mirror
+    )
+except config_values.ConfigError as exc:
+    raise WorkflowError(str(exc)) from None
 
 SCALE = config["scale"]
 # Records of each scale go to their own folder; the full scale's tables go to
@@ -31,10 +49,9 @@ SKIP = list(config.get("skip_datasets") or [])
 PARTIAL = list(config.get("partial_datasets") or [])
 # Tables whose committed records are not laid back and whose jobs run again
 # (config recompute: table ids, or "all"); see restore.smk.
-RECOMPUTE = config.get("recompute") or []
-RECOMPUTE = [RECOMPUTE] if isinstance(RECOMPUTE, str) else list(RECOMPUTE)
-# config reuse_records (restore_committed): true unless set false (--config reuse_records=false)
-REUSE = str(config["reuse_records"]).lower() not in ("false", "no", "0")
+RECOMPUTE = SETTINGS.recompute
+# config reuse_records (restore_committed): --config reuse_records=false lays nothing back
+REUSE = SETTINGS.reuse_records
 
 # Every table this workflow builds: table id -> (TableSpec, protocol), filled
 # by table_inputs as the rules files are read; restore.smk and plan.smk walk it.
@@ -123,10 +140,14 @@ def table_inputs(spec, protocol):
 
     def job_files(wildcards):
         at_plan()
-        return {
-            "jobs": spec.job_paths(RESULTS, protocol, exclude=SKIP, partial=PARTIAL),
-            "stamp": stamp_input(spec.id),
-        }
+        jobs = spec.job_paths(RESULTS, protocol, exclude=SKIP, partial=PARTIAL)
+        if not recomputed(spec.id):
+            # a laid-back job file edited by hand is refused while planning, before Snakemake
+            # removes the table's committed records to run its step (the step checks again)
+            from repro.experiments.records import check_laid_back
+
+            check_laid_back(jobs, spec.id)
+        return {"jobs": jobs, "stamp": stamp_input(spec.id)}
 
     return job_files
 
@@ -217,22 +238,21 @@ import repro.datasets as rd
 # Data locations: the config wins, then the package's own rule (REPRO_DATA_MIRROR,
 # else ../shared/datasets beside the checkout: repro.datasets.sources.mirror_dir) and
 # REPRO_DATA_DIR. rd.configure exports them to every job, so a job whose repro is not
-# imported from the checkout (--use-conda) still sees the same mirror.
-if config.get("data_mirror"):
-    rd.configure(mirror=config["data_mirror"])
-else:
-    rd.configure(mirror=rd.sources.mirror_dir().path)  # None (no mirror): left as it is
-if config.get("data_cache"):
-    rd.configure(cache=config["data_cache"])
+# imported from the checkout (--use-conda) still sees the same mirror (_MIRROR, checked
+# above; None, no mirror given: the package's own rule, a folder beside the checkout
+# or none).
+rd.configure(mirror=_MIRROR or rd.sources.mirror_dir().path)
+if SETTINGS.data_cache:
+    rd.configure(cache=SETTINGS.data_cache)
 
 # Downloads are attempted only when the canonical hosts answer (config download:
 # auto), so an offline machine plans only what its cache and mirror can give.
-if config["download"] == "auto":
+if SETTINGS.download == "auto":
     DOWNLOAD = rd.sources.network_reachable("https://www.csie.ntu.edu.tw", timeout=3.0)[
         0
     ]
 else:
-    DOWNLOAD = bool(config["download"])
+    DOWNLOAD = SETTINGS.download
 # Datasets this machine can obtain; the others are listed in paper_tables/datasets.md.
 OBTAINABLE = [name for name in rd.names() if rd.obtainable(name, download=DOWNLOAD)]
 ALL_DATASETS = rd.names()

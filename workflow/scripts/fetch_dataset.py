@@ -8,10 +8,12 @@ with log_to(snakemake.log[0]):  # noqa: F821 (the snakemake object)
 
     from repro._io import write_text_atomic
     from repro.datasets.report import fetch_summary, kept_stamp
+    from repro.experiments.config import boolean
     from repro.experiments.provenance import stamp
 
+    # read strictly, as the workflow reads it: bool() would take "false" for true
     summary = fetch_summary(snakemake.wildcards.dataset,  # noqa: F821
-                            download=bool(snakemake.params.download))  # noqa: F821
+                            download=boolean("download", snakemake.params.download))  # noqa: F821
     # what measured the shapes (commit, versions, CPU, date): the committed page's stamp
     # while this fetch measures exactly what the page shows, so that the page is rebuilt
     # byte-identical; a new stamp where anything measured differs (kept_stamp)

@@ -9,7 +9,9 @@ with log_to(snakemake.log[0]):  # noqa: F821 (the snakemake object)
 
     from repro._io import write_text_atomic
     from repro.datasets.image_features import build_summary
+    from repro.experiments.config import boolean
 
+    # read strictly, as the workflow reads it: bool() would take "false" for true
     summary = build_summary(snakemake.wildcards.dataset,  # noqa: F821
-                            download=bool(snakemake.params.download))  # noqa: F821
+                            download=boolean("download", snakemake.params.download))  # noqa: F821
     write_text_atomic(snakemake.output[0], json.dumps(summary, indent=1))  # noqa: F821
