@@ -11,6 +11,11 @@ hinge_primal           1/2 ||w||^2 + C sum_i max(0, 1 - y_i (x_i'w + b)); with o
                        bias is a constant feature appended to X)
 kernel_dual            1/2 (a*y)' K (a*y) - sum_i a_i (the SVM dual, minimised),
                        and dual_feasibility: |y'a| and the box 0 <= a <= C
+kernel_kkt_gap         the optimality gap b_low - b_up of SVM dual multipliers
+                       (Keerthi et al.; LIBSVM's m(a) - M(a)), from K (a*y)
+hinge_duality_gap      P(w) - D(a) of a linear hinge model w (no free bias), with
+                       the multipliers a reconstructed from w: a certificate that
+                       needs no solver's own report
 kernel_hinge_primal    the primal of a kernel expansion f = K beta + b
 kernel_squared_hinge_  LSVM's primal (7) for a kernel expansion (bias penalised)
   primal
@@ -63,6 +68,94 @@ def dual_feasibility(alpha, y, C=np.inf):
     return abs(float(np.dot(y, alpha))), box
 
 
+def kernel_kkt_gap(alpha, y, C, Kay):
+    """How far SVM dual multipliers are from optimal, in float64: b_low - b_up.
+
+    The dual is ``min 1/2 (a*y)'K(a*y) - e'a`` over ``0 <= a <= C``, ``y'a = 0``
+    (labels +-1). With ``F_i = (K (a*y))_i - y_i`` (``Kay`` = K (a*y), the
+    caller's float64 products) and the index sets of Keerthi, Shevade,
+    Bhattacharyya and Murthy (2001, Sec. 3; pyx/smo.pyx)
+
+        I_up  = {0 < a_i < C} + {y_i = +1, a_i = 0} + {y_i = -1, a_i = C},
+        I_low = {0 < a_i < C} + {y_i = +1, a_i = C} + {y_i = -1, a_i = 0},
+        b_up  = min_{I_up} F_i,   b_low = max_{I_low} F_i,
+
+    ``a`` is optimal iff b_low <= b_up (their Sec. 3), and their stopping test
+    is b_low <= b_up + 2 tau. The same number is LIBSVM's m(a) - M(a) (Chang
+    and Lin, "LIBSVM: a library for support vector machines", Sec. 4.1.2: stop
+    when m(a) - M(a) <= eps, with -y_i grad_i = -F_i), so a LIBSVM fit at
+    ``-e eps`` meets its test exactly when this gap is <= eps. Multipliers on a
+    bound must be exactly 0 or C (LIBSVM's and our SMO's are: they clip). Only
+    the multipliers' own values enter: no solver's report is read. Returns
+    +inf when one of the sets is empty (no label of one sign, or every
+    multiplier stuck so that no pair can move: then any gap test fails)."""
+    alpha = np.asarray(alpha, dtype=float)
+    y = np.asarray(y, dtype=float)
+    F = np.asarray(Kay, dtype=float) - y
+    free = (alpha > 0.0) & (alpha < C)
+    at_zero, at_c = alpha <= 0.0, alpha >= C
+    up = free | ((y > 0) & at_zero) | ((y < 0) & at_c)
+    low = free | ((y > 0) & at_c) | ((y < 0) & at_zero)
+    if not up.any() or not low.any():
+        return np.inf
+    return float(F[low].max() - F[up].min())
+
+
+def hinge_duality_gap(w, X, y, C, band):
+    """``(gap, alpha)``: a float64 bound on how far ``w`` is from minimising
+    ``P(w) = 1/2 ||w||^2 + C sum_i max(0, 1 - y_i x_i'w)`` (no free bias: a
+    penalised bias is a constant column of X, LIBLINEAR's ``-B``), for a
+    solver that returns w but not its multipliers (LIBLINEAR).
+
+    Weak duality: for every ``alpha`` in [0, C]^n, D(alpha) = e'alpha - 1/2
+    ||X'Y alpha||^2 <= min P, so ``gap = P(w) - D(alpha) >= P(w) - min P``.
+    The multipliers are rebuilt from w by the dual's optimality conditions
+    (Hsieh et al. 2008, Sec. 2: the L1-loss dual, 0 <= alpha_i <= C, without an
+    equality): alpha_i = C where the margin m_i = y_i x_i'w < 1 - band, 0 where
+    m_i > 1 + band, and on the margin band the least-squares fit of
+    X_F'Y_F alpha_F = w - C X_L'y_L clipped to [0, C]. With the residual r =
+    w - X'Y alpha,
+
+        P(w) - D(alpha) = sum_i [C max(0, 1 - m_i) - alpha_i (1 - m_i)] + 1/2 ||r||^2,
+
+    whose terms vanish off the band and are at most C band on it: a solver
+    whose dual iterate has every projected gradient within ``band`` (LIBLINEAR
+    ``-s 3``'s stop at -e band: max - min <= eps, with PG_i = 0 reachable) has
+    a gap <= C n band plus the rounding of r, which this reconstruction
+    recovers whenever the band's least squares is solved in the box (the
+    solver's own alpha is such a solution). A larger gap certifies nothing."""
+    w = np.asarray(w, dtype=float).ravel()
+    y = np.asarray(y, dtype=float)
+    margins = _margins(X, y, w)
+    lower, band_rows = margins < 1.0 - band, np.abs(margins - 1.0) <= band
+    alpha = np.where(lower, float(C), 0.0)
+    target = w - np.asarray(X.T @ (alpha * y)).ravel()
+    if band_rows.any():
+        alpha[band_rows] = np.clip(_least_squares(X[band_rows], y[band_rows], target), 0.0, C)
+    residual = w - np.asarray(X.T @ (alpha * y)).ravel()
+    primal = 0.5 * w @ w + C * np.maximum(0.0, 1.0 - margins).sum()
+    dual = alpha.sum() - 0.5 * (w - residual) @ (w - residual)
+    return float(primal - dual), alpha
+
+
+# A band least squares of more values than this runs on the sparse rows (LSMR)
+# instead of a dense copy (8 bytes a value: 160 MB).
+_DENSE_LSTSQ_VALUES = 20_000_000
+
+
+def _least_squares(A, y, target):
+    """The minimum-norm solution of (Y A)' x = target (A: the band's rows),
+    densely (LAPACK's gelsd) when A is small, else by LSMR to the precision of
+    float64 (sparse rows of many features, e.g. text)."""
+    if not sp.issparse(A) or A.shape[0] * A.shape[1] <= _DENSE_LSTSQ_VALUES:
+        A = A.toarray() if sp.issparse(A) else np.asarray(A)
+        return np.linalg.lstsq((A * y[:, None]).T, target, rcond=None)[0]
+    from scipy.sparse.linalg import lsmr
+
+    YA = sp.csr_matrix(A.multiply(y[:, None]))
+    return lsmr(YA.T, target, atol=1e-15, btol=1e-15, maxiter=10 * min(YA.shape))[0]
+
+
 def _products(beta, K, Kbeta):
     """(beta, K beta): from K, or the products given where K (n x n) is too
     large to form (``Kbeta``, summed over the support rows in blocks)."""
@@ -102,6 +195,19 @@ def squared_hinge_primal(w, gamma, A, d, nu):
     w = np.asarray(w, dtype=float).ravel()
     slack = np.maximum(0.0, 1.0 - _margins(A, d, w, -gamma))
     return 0.5 * nu * slack @ slack + 0.5 * (w @ w + gamma * gamma)
+
+
+def squared_hinge_gradient(w, gamma, A, d, nu):
+    """The gradient of :func:`squared_hinge_primal` in (w, gamma), one vector of
+    n + 1 values: w - nu A'D s and gamma + nu d's, with s = (e - D(Aw - e gamma))_+
+    the slacks. Zero exactly at the minimiser (the objective is strictly convex
+    and differentiable): the float64 test of a solver that returns only (w, gamma),
+    LIBLINEAR ``-s 2 -B 1`` (C = nu/2; its bias is b = -gamma)."""
+    w = np.asarray(w, dtype=float).ravel()
+    d = np.asarray(d, dtype=float)
+    slack = np.maximum(0.0, 1.0 - _margins(A, d, w, -gamma))
+    ds = d * slack
+    return np.concatenate([w - nu * np.asarray(A.T @ ds).ravel(), [gamma + nu * ds.sum()]])
 
 
 def lsvm_dual(u, A, d, nu):

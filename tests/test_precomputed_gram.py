@@ -205,23 +205,24 @@ def test_score_grid_records_do_not_change_with_the_wrapper(monkeypatch):
 
 def test_content_digest_is_kept_only_for_the_wrappers_own_matrices(monkeypatch):
     """LDM keys its cached factorisations by repro.solvers._gram.content_digest:
-    a PrecomputedGram's read-only matrices are hashed once; any other array at
-    every call, so an edit in place gives a new key; a frozen array's entry
-    goes when the array does."""
+    a PrecomputedGram's read-only matrices are hashed once (at construction,
+    where the positive semi-definiteness check's memo needs the digest); any
+    other array at every call, so an edit in place gives a new key; a frozen
+    array's entry goes when the array does."""
     from repro.solvers import _gram
 
     rng = np.random.default_rng(0)
     A = rng.normal(size=(30, 4))
     K = A @ A.T
-    gram = PrecomputedGram(K)
     calls = []
     blake = _gram._blake
     monkeypatch.setattr(_gram, "_blake", lambda X: calls.append(1) or blake(X))
+    gram = PrecomputedGram(K)
     inner = gram._K  # what fit hands a binary problem's solver
     assert _gram.is_frozen(inner) and not _gram.is_frozen(K)
     d1, d2 = _gram.content_digest(inner), _gram.content_digest(inner)
     assert d1 == d2 == blake(K)
-    assert len(calls) == 1  # the wrapper's matrix: hashed once
+    assert len(calls) == 1  # the wrapper's matrix: hashed once, when it was wrapped
     before = _gram.content_digest(K)
     K[0, 0] += 1.0
     assert _gram.content_digest(K) != before  # a caller's array: hashed at every call

@@ -45,11 +45,14 @@ takes its seed from :meth:`BaseSVMClassifier._seed`.
 
 Convergence
 -----------
-``converged_`` is True when every problem met its stopping rule;
-``n_unconverged_problems_`` counts those that did not (0 .. n_problems). A fit
-with unconverged problems issues ONE ConvergenceWarning naming the estimator,
-the limit reached, how many of the problems stopped and the parameter to
-change (scikit-learn's ``_warn_from_fit_status`` idea: reported in one place).
+``converged_`` is True when every problem met its stopping rule, a test this
+package computes in float64 on the returned model (a wrapped library's own
+status is never taken alone: SVM re-tests LIBSVM's and LIBLINEAR's models,
+issue 47); ``n_unconverged_problems_`` counts those that did not (0 ..
+n_problems). A fit with unconverged problems issues ONE ConvergenceWarning
+naming the estimator, the limit reached, how many of the problems stopped and
+the parameter to change (scikit-learn's ``_warn_from_fit_status`` idea:
+reported in one place).
 
 Trace (``history_``)
 --------------------
@@ -89,9 +92,9 @@ from sklearn.utils import assert_all_finite, check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
-from threadpoolctl import ThreadpoolController
 
 from .._kernels.kernels import gram_submatrix
+from ._blas import one_blas_thread
 from ._gram import PrecomputedGram, check_training_gram
 
 # The parameters every iterative solver shares, constrained once (the meaning is
@@ -122,21 +125,15 @@ KKT_TOL = [Interval(Real, 0, 1, closed="neither")]
 # threaded GEMM may round an entry differently (last bit): so did the plain
 # product between thread settings.
 _SERIAL_BELOW = 1 << 24
-_threadpools = None
-
-
 def dense_product(A, B):
     """``A @ B`` for 2-D ``A`` (dense or CSR) and a dense ``B``; a small dense
     product on one BLAS thread (see ``_SERIAL_BELOW``). The limit is
     process-wide while it lasts: fits run in threads of one process (joblib's
     threading backend) may see BLAS on one thread meanwhile (slower, never
     wrong); processes (the default loky backend) are unaffected."""
-    global _threadpools
     if sp.issparse(A) or A.shape[0] * A.shape[1] * B.shape[1] >= _SERIAL_BELOW:
         return np.asarray(A @ B)
-    if _threadpools is None:  # scanning the loaded libraries costs ~0.1 ms: once
-        _threadpools = ThreadpoolController()
-    with _threadpools.limit(limits=1, user_api="blas"):
+    with one_blas_thread():
         return A @ B
 
 

@@ -40,7 +40,7 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, StrOptions
-from threadpoolctl import ThreadpoolController
+from ._blas import one_blas_thread
 
 from .._kernels.kernels import kernel_matrix
 from .._kernels.ldm import PAIRINGS, ldm_asgd, ldm_cd, max_projected_gradient, update_diagonal
@@ -123,16 +123,10 @@ _ETA_MAX_TRIES = 40
 # 9 ms on one thread, 23 ms threaded on the 2-core machine; a busy machine
 # made the threaded one take seconds), as base.dense_product does for products.
 _SERIAL_MAX_M = 1000
-_threadpools = None
 
 
 def _blas_for(m):
-    global _threadpools
-    if m > _SERIAL_MAX_M:
-        return nullcontext()
-    if _threadpools is None:
-        _threadpools = ThreadpoolController()
-    return _threadpools.limit(limits=1, user_api="blas")
+    return nullcontext() if m > _SERIAL_MAX_M else one_blas_thread()
 
 
 def _gram_eigh(G, key=None):

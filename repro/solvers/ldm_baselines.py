@@ -34,13 +34,16 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC, LinearSVC
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from ._kernel_model import KERNEL_PARAMETER_CONSTRAINTS
+from ._kernel_model import _CHUNK_VALUES, KERNEL_PARAMETER_CONSTRAINTS
 from .._kernels.kernels import kernel_matrix
 from .._kernels.simplex import project_simplices
+from ..objectives import hinge_duality_gap, kernel_kkt_gap
 from ._validation import as_rows_input
-from .base import KKT_TOL, BaseSVMClassifier, shared_constraints
+from ._blas import one_blas_thread
+from .base import KKT_TOL, BaseSVMClassifier, History, shared_constraints
 from ._linear_or_kernel import LinearOrKernelMixin
 from .ldm import LDM
+from .smo import _solve_second_order
 
 _GAMMA = KERNEL_PARAMETER_CONSTRAINTS["gamma"] + [None]
 
@@ -137,19 +140,41 @@ class SVM(LinearOrKernelMixin, BaseSVMClassifier):
         (``base.KKT_TOL``: LIBSVM's stop holds at the zero start from 2 on).
     max_iter : int, default=1000
         The cap in passes over the data: LIBLINEAR's cap on passes (and
-        BiasFreeSVM's); for LIBSVM, ``max_iter * n_samples`` of its SMO steps
-        (one pass's worth of pair updates per unit). On the LDM paper's 19
-        available sets, RBF at every C and width of its grid, LIBSVM needed at
-        most 49 steps per sample (haberman), so the default never binds there;
-        a fit that reaches the cap reports ``converged_ = False`` and warns.
+        BiasFreeSVM's); for LIBSVM, ``max_iter * n_samples`` SMO steps (one
+        pass's worth of pair updates per unit), LIBSVM's and the polish's
+        (below) together. On the LDM paper's 19 available sets, RBF at every C
+        and width of its grid, LIBSVM needed at most 49 steps per sample
+        (haberman), so the default never binds there; a fit that reaches the
+        cap reports ``converged_ = False`` and warns.
     random_state : int, RandomState or None, default=0
         LIBLINEAR's coordinate order (and BiasFreeSVM's).
     history_every : int or None, default=None
         The dual trace of the bias-free kernel SVM (see LDM); the LIBSVM and
         LIBLINEAR backends keep none.
 
-    ``n_kernel_evals_`` is 0 for the LIBSVM and LIBLINEAR backends (they do not
-    report it).
+    Convergence is never taken from a backend's word (issue 47): ``converged_``
+    is True only when a check computed here in float64 from the returned model
+    passed as well.
+
+    * LIBSVM (kernels, ``fit_intercept=True``): LIBSVM holds kernel values in
+      float32, and on unscaled data or at a large C it stops with status 0 far
+      from the optimum (poly on features near 30: a dual objective of +43,
+      where alpha = 0 gives 0; RBF at C = 1e6: a KKT gap 100 times its test).
+      Its multipliers are therefore tested by LIBSVM's own rule, m(alpha) -
+      M(alpha) <= tol, in float64 (``repro.objectives.kernel_kkt_gap``). A
+      fit that fails it is polished: our SMO (``working_set='second_order'``,
+      pyx/smo.pyx, float64 throughout) continues from LIBSVM's multipliers to
+      the same test, within what is left of the step cap; the model is then
+      SMO's, and ``converged_`` is SMO's float64 test. A fit that passes keeps
+      LIBSVM's model as it was.
+    * LIBLINEAR (linear kernel): w is tested by the float64 duality gap
+      P(w) - D(alpha) <= C n tol, alpha rebuilt from w
+      (``repro.objectives.hinge_duality_gap``: the bound LIBLINEAR's own stop
+      implies); a fit that fails it is not converged (no setting helps).
+    * the bias-free kernel SVM: LDM's coordinate descent, float64 throughout.
+
+    ``n_kernel_evals_`` counts the kernel values of the polish only: LIBSVM
+    and LIBLINEAR do not report theirs.
     """
 
     _parameter_constraints = {
@@ -183,39 +208,140 @@ class SVM(LinearOrKernelMixin, BaseSVMClassifier):
             X = sp.csr_matrix((X.data, X.indices.astype(np.int32), X.indptr.astype(np.int32)),
                               shape=X.shape)
         if self.kernel == "linear":
-            model = LinearSVC(C=self.C, loss="hinge", dual=True, fit_intercept=self.fit_intercept,
-                              intercept_scaling=1.0, tol=self.tol, max_iter=self.max_iter,
-                              random_state=self._seed())
-            with warnings.catch_warnings():  # reported once, through the base
-                warnings.simplefilter("ignore", ConvergenceWarning)
-                model.fit(X, y)
-            n_iter = int(model.n_iter_)
-            result = {"coef": model.coef_[0].copy(), "intercept": float(np.ravel(model.intercept_)[0]),
-                      "n_iter": n_iter, "converged": n_iter < self.max_iter, "n_kernel_evals": 0}
-            if not result["converged"]:
-                result.update(limit=f"max_iter={self.max_iter} passes (LIBLINEAR)",
-                              parameter="max_iter")
-            return result
+            return self._fit_liblinear(X, y)
         if self.fit_intercept:
-            steps = self.max_iter * X.shape[0]  # passes' worth of SMO steps (docstring)
-            model = SVC(C=self.C, kernel=self.kernel, gamma=self._gamma if self._gamma > 0 else "scale",
-                        coef0=self.coef0, degree=self.degree, tol=self.tol, cache_size=500,
-                        max_iter=steps)
-            with warnings.catch_warnings():  # reported once, through the base
-                warnings.simplefilter("ignore", ConvergenceWarning)
-                model.fit(X, y)
-            dual = model.dual_coef_  # sparse when X is (LIBSVM's sparse mode)
-            dual = np.asarray(dual.toarray() if sp.issparse(dual) else dual)[0]
-            return {"support": model.support_.copy(), "dual_coef": dual.copy(),
-                    "intercept": float(np.ravel(model.intercept_)[0]), "n_iter": int(model.n_iter_[0]),
-                    "converged": model.fit_status_ == 0,
-                    "limit": f"max_iter={self.max_iter} passes ({steps} LIBSVM steps)",
-                    "parameter": "max_iter", "n_kernel_evals": 0}
+            return self._fit_libsvm(X, y)
         inner = BiasFreeSVM(C=self.C, kernel=self.kernel, gamma=self._gamma or None,
                             coef0=self.coef0, degree=self.degree, tol=self.tol,
                             max_iter=self.max_iter, random_state=self.random_state)
         inner._gamma, inner._solver_used, inner._beta_start = self._gamma, "cd", None
         return inner._fit_cd(X, y, history)
+
+    # -- LIBLINEAR -------------------------------------------------------------
+    def _fit_liblinear(self, X, y):
+        """LIBLINEAR ``-s 3`` (scikit-learn's LinearSVC), converged when it stopped
+        before its cap and the float64 duality gap of its w passes
+        (``_liblinear_gap``)."""
+        model = LinearSVC(C=self.C, loss="hinge", dual=True, fit_intercept=self.fit_intercept,
+                          intercept_scaling=1.0, tol=self.tol, max_iter=self.max_iter,
+                          random_state=self._seed())
+        with warnings.catch_warnings():  # reported once, through the base
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            model.fit(X, y)
+        n_iter = int(model.n_iter_)
+        coef, intercept = model.coef_[0].copy(), float(np.ravel(model.intercept_)[0])
+        result = {"coef": coef, "intercept": intercept, "n_iter": n_iter, "converged": False,
+                  "n_kernel_evals": 0}
+        if n_iter >= self.max_iter:
+            result.update(limit=f"max_iter={self.max_iter} passes (LIBLINEAR)", parameter="max_iter")
+            return result
+        gap, bound = self._liblinear_gap(X, y, coef, intercept)
+        if gap <= bound:
+            result["converged"] = True
+            return result
+        # LIBLINEAR said it met its stop, and the model does not bear it out: no
+        # setting of this estimator is known to help
+        result.update(limit="the float64 check of LIBLINEAR's model", parameter=None,
+                      detail=f"LIBLINEAR reported convergence after {n_iter} passes, but the duality "
+                             f"gap of its w is {gap:.3g} > C n tol = {bound:.3g}")
+        return result
+
+    def _liblinear_gap(self, X, y, coef, intercept):
+        """(P(w) - D(alpha), the bound it must meet) for LIBLINEAR's model, in
+        float64 (``repro.objectives.hinge_duality_gap``: alpha rebuilt from w
+        on the margin band |y_i f(x_i) - 1| <= tol). The bound C n tol is what
+        LIBLINEAR's stop (every projected gradient within -e = tol) implies,
+        plus 1e-12 C n for the rounding of P and D (both at most about C n,
+        the value of w = 0, near the optimum). With a bias, LIBLINEAR's ``-B 1``
+        is a constant feature of 1 whose weight is the intercept."""
+        n = X.shape[0]
+        if self.fit_intercept:
+            ones = np.ones((n, 1))
+            X = sp.hstack([X, ones], format="csr") if sp.issparse(X) else np.hstack([X, ones])
+            coef = np.append(coef, intercept)
+        with one_blas_thread():  # a small least squares: see _blas.py
+            gap, _ = hinge_duality_gap(coef, X, y, float(self.C), float(self.tol))
+        C_n = float(self.C) * n
+        return gap, C_n * (float(self.tol) + 1e-12)
+
+    # -- LIBSVM ----------------------------------------------------------------
+    # the SMO settings of the polish: LIBSVM's cache (SVC's cache_size below) and
+    # the second path's step threshold (SMO's default)
+    _CACHE_MB, _EPS_STEP = 500, 1e-12
+
+    def _fit_libsvm(self, X, y):
+        """LIBSVM (scikit-learn's SVC) with a bias; its multipliers tested in
+        float64 by LIBSVM's own rule and, where they fail it, polished by our
+        SMO (see the class docstring)."""
+        steps = self.max_iter * X.shape[0]  # passes' worth of SMO steps (docstring)
+        model = SVC(C=self.C, kernel=self.kernel, gamma=self._gamma if self._gamma > 0 else "scale",
+                    coef0=self.coef0, degree=self.degree, tol=self.tol, cache_size=self._CACHE_MB,
+                    max_iter=steps)
+        with warnings.catch_warnings():  # reported once, through the base
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            model.fit(X, y)
+        dual = model.dual_coef_  # sparse when X is (LIBSVM's sparse mode)
+        dual = np.asarray(dual.toarray() if sp.issparse(dual) else dual)[0].copy()
+        support, n_iter = model.support_.copy(), int(model.n_iter_[0])
+        result = {"support": support, "dual_coef": dual,
+                  "intercept": float(np.ravel(model.intercept_)[0]), "n_iter": n_iter,
+                  "converged": False, "n_kernel_evals": 0}
+        if model.fit_status_ != 0:  # LIBSVM's own cap
+            result.update(limit=f"max_iter={self.max_iter} passes ({steps} LIBSVM steps)",
+                          parameter="max_iter")
+            return result
+        alpha = np.zeros(X.shape[0])
+        alpha[support] = np.abs(dual)  # LIBSVM puts a multiplier on a bound exactly
+        gap = kernel_kkt_gap(alpha, y, float(self.C), self._kernel_times(X, support, dual))
+        if gap <= self.tol:  # LIBSVM's test m - M <= eps, met in float64: its model stands
+            result["converged"] = True
+            return result
+        why = (f"LIBSVM stopped after {n_iter} steps at a float64 KKT gap m - M = {gap:.3g} > "
+               f"tol = {self.tol} (its kernel values are float32)")
+        limit = (f"max_iter={self.max_iter} passes ({steps} SMO steps: {n_iter} LIBSVM's, the "
+                 f"rest the float64 polish's)")
+        if n_iter >= steps:
+            result.update(limit=limit, parameter="max_iter", detail=why + "; no step left to polish it")
+            return result
+        return self._polish(X, y, alpha, n_iter, steps, limit, why)
+
+    def _polish(self, X, y, alpha, n_iter, steps, limit, why):
+        """Our SMO's second path (float64 kernel values and gradient) from
+        LIBSVM's multipliers ``alpha`` to LIBSVM's test in float64: SMO's
+        b_low - b_up <= 2 tau at tau = tol / 2 (pyx/smo.pyx), within the
+        ``steps - n_iter`` steps left of the cap. The result is SMO's model,
+        its convergence SMO's test and final check."""
+        polished = _solve_second_order(
+            self, X, y, History(None), C=float(self.C), tol=0.5 * float(self.tol),
+            cache_size=self._CACHE_MB, shrinking=True, max_iter=steps - n_iter, alpha0=alpha,
+            eps_step=self._EPS_STEP)
+        result = {key: polished[key] for key in ("support", "dual_coef", "intercept",
+                                                 "n_kernel_evals", "converged", "finite")}
+        result["n_iter"] = n_iter + int(polished["n_iter"])
+        if not polished["converged"]:
+            parameter = polished["parameter"]
+            result.update(limit=limit if parameter == "max_iter" else polished["limit"],
+                          parameter=parameter,
+                          detail=f"{why}; our float64 SMO from its multipliers: {polished['detail']}")
+        return result
+
+    def _kernel_times(self, X, support, coef):
+        """K(X, X[support]) @ coef in float64 (the check's gradient), by blocks
+        of rows for a computed kernel (at most ``_CHUNK_VALUES`` kernel values
+        at a time, as prediction)."""
+        if self._precomputed():
+            return np.asarray(X[:, support] @ coef, dtype=float)
+        n = X.shape[0]
+        out = np.zeros(n)
+        if len(support) == 0:
+            return out
+        rows, vectors = as_rows_input(X), as_rows_input(X[support])
+        chunk = max(1, _CHUNK_VALUES // len(support))
+        for start in range(0, n, chunk):
+            idx = np.arange(start, min(n, start + chunk), dtype=np.int32)
+            K, _ = kernel_matrix(rows, vectors, *self._kernel_args(), rows=idx)
+            out[idx] = K @ coef
+        return out
 
 
 class MAMC(LinearOrKernelMixin, BaseSVMClassifier):

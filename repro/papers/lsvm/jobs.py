@@ -61,7 +61,7 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
 from ... import datasets
-from ...baselines.liblinear import coefficients
+from ...baselines.liblinear import coefficients, l2loss_primal_converged
 from ...experiments.records import JobFiles, RecordSchema, Values
 from ...experiments.timing import MACHINE_COLUMNS, interleaved_best_of, machine_record
 from ...objectives import squared_hinge_primal
@@ -280,7 +280,8 @@ def run_scaling(protocol: Protocol, m: int) -> pd.DataFrame:
             n_iter, converged = PEGASOS_PASSES * m, True  # a fixed number of iterations
         else:
             w, b = coefficients(t.result, n)
-            gamma, n_iter, converged = -b, -1, True  # the Python API does not expose its count
+            gamma, n_iter = -b, -1  # the Python API does not expose its count
+            converged = l2loss_primal_converged(w, b, A, d, nu / 2.0)  # its own stop, in float64
         accuracy = float(np.mean(np.where(A @ w - gamma > 0, 1.0, -1.0) == d))
         rows.append({
             "dataset": SYNTHETIC, "our_dataset": synthetic_name(m), "m": m, "n": n, "nu": nu,
