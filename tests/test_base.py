@@ -280,7 +280,9 @@ def test_dense_product_limits_blas_to_one_thread_for_small_products_only(monkeyp
             calls.append((limits, user_api))
             return nullcontext()
 
-    monkeypatch.setattr(base, "_threadpools", Spy())
+    from repro.solvers import _blas
+
+    monkeypatch.setattr(_blas, "_controller", Spy())
     rng = np.random.default_rng(6)
     base.dense_product(rng.normal(size=(40, 30)), rng.normal(size=(30, 7)))
     assert calls == [(1, "blas")]
