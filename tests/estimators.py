@@ -12,16 +12,20 @@ from repro.solvers import ASGDSVM, KMOMD, MAMC, SVM, BiasFreeSVM
 
 REGISTRY = [
     (LinearSVM(max_iter=5000), {}),
+    # the defaults: the second-order path, gamma='scale', a string gamma resolved
+    # at fit (the checks' clone, pickle and unchanged-parameters checks see the
+    # string, the kernel the number)
     (SMO(), {}),
-    (SMO(modification=1, kernel_cache=True), {}),
-    # a string gamma, resolved at fit (the checks' clone, pickle and
-    # unchanged-parameters checks see the string, the kernel the number)
-    (SMO(gamma="scale"), {}),
-    # HardMarginSVM is the slow one (~20 s of the checks): on the checks'
-    # overlapping or random-label data the box C = 1e6 is reached and SMO needs
-    # up to ~1e7 steps (LIBSVM's SVC(C=1e6) needs 2e6-3.5e6 there too); with a
-    # lower max_iter check_classifiers_train fails on accuracy, so the default
-    # (which converges on the blobs, and warns on pure noise) is kept.
+    (SMO(gamma=0.05), {}),
+    # Keerthi's path: Modification 1 with the kernel cache, and the GS-SVM
+    # paper's Modification 2 in count mode
+    (SMO(gamma=0.05, working_set="keerthi", modification=1, kernel_cache=True), {}),
+    (SMO(gamma=0.05, working_set="keerthi", modification=2, kernel_cache=False), {}),
+    # HardMarginSVM: on the checks' overlapping or random-label data the box
+    # C = 1e6 is reached and SMO needs many steps (LIBSVM's SVC(C=1e6) needs
+    # 2e6-3.5e6 there too); with a lower max_iter check_classifiers_train fails
+    # on accuracy, so the default (which converges on the blobs, and warns on
+    # pure noise) is kept.
     (HardMarginSVM(), {}),
     (LSVM(), {}),
     (LSVM(kernel="rbf"), {}),
@@ -41,7 +45,7 @@ REGISTRY = [
     (NESVM(model="LS", homotopy=True, mu=1.0), {}),
     # the paper's printed readings where they converge (Eq. 56 makes LS-SVM diverge)
     (NESVM(hinge_threshold="printed", lipschitz="printed", stop_rule="absolute", tol=1e-3), {}),
-    (GSSVM(max_steps=3), {
+    (GSSVM(max_steps=3, gamma=0.05), {
         "check_classifiers_train": (
             "asserts training accuracy > 0.83; with max_steps=3 each problem keeps "
             "3 basis functions, and on the check's standardised blobs the rbf kernel "

@@ -76,7 +76,7 @@ def test_binary_labels_map_to_pm1_and_back():
 
 def test_one_vs_one_on_iris():
     X, y = load_iris(return_X_y=True)
-    m = LinearSVM(C=1.0).fit(X, y)
+    m = LinearSVM(C=1.0, history_every=1).fit(X, y)
     assert m.problems_ == [(0, 1), (0, 2), (1, 2)]
     assert m.coef_.shape == (3, 4)
     assert m.n_iter_.shape == (3,)
@@ -103,13 +103,13 @@ def test_unconverged_count_is_per_problem():
     # SMO's path does not depend on max_iter, so a cap between the step counts
     # of the problems stops exactly those that needed more steps
     X, y = load_iris(return_X_y=True)
-    full = SMO(C=10.0, gamma=0.5).fit(X, y)
+    full = SMO(C=10.0, gamma=0.5, working_set="keerthi").fit(X, y)
     assert full.converged_ and full.n_unconverged_problems_ == 0
     steps = np.sort(full.n_iter_)
     assert steps[1] + 1 < steps[2]  # (129, 163, 372)
     cap = int(steps[1]) + 1  # one more for the final pass that checks optimality
     with pytest.warns(ConvergenceWarning, match=r"SMO: 1 of 3 one-vs-one problems") as caught:
-        m = SMO(C=10.0, gamma=0.5, max_iter=cap).fit(X, y)
+        m = SMO(C=10.0, gamma=0.5, working_set="keerthi", max_iter=cap).fit(X, y)
     assert len(caught) == 1
     assert m.n_unconverged_problems_ == 1 and not m.converged_
 
@@ -203,7 +203,7 @@ def test_a_random_state_instance_is_accepted():
     a = LinearSVM(random_state=np.random.RandomState(5)).fit(X, y).coef_
     b = LinearSVM(random_state=np.random.RandomState(5)).fit(X, y).coef_
     np.testing.assert_array_equal(a, b)
-    SMO(random_state=np.random.RandomState(5)).fit(X, y)
+    SMO(working_set="keerthi", random_state=np.random.RandomState(5)).fit(X, y)
 
 
 @pytest.mark.parametrize("estimator", ESTIMATORS, ids=repr)

@@ -24,12 +24,15 @@ def pm(model, y):
     return np.where(y == model.classes_[1], 1.0, -1.0)
 
 
-def test_hard_margin_with_a_huge_box_on_heart(data_env):
-    """C = 1e12 put every multiplier below 2 on 0 (a snap width proportional to C)."""
+@pytest.mark.parametrize("working_set", ["keerthi", "second_order"])
+def test_hard_margin_with_a_huge_box_on_heart(data_env, working_set):
+    """C = 1e12 put every multiplier below 2 on 0 (a snap width proportional to C).
+    gamma 0.05: heart's features are unscaled (up to 564), where 'scale' gives a
+    width of 1e-5 that no hard margin fits in 1e7 steps."""
     from repro.datasets import load
 
     X, y = load("heart")
-    m = HardMarginSVM(C=1e12).fit(X, y)
+    m = HardMarginSVM(C=1e12, gamma=0.05, working_set=working_set).fit(X, y)
     assert m.converged_ and m.n_iter_ > 0 and m.score(X, y) == 1.0
 
 
@@ -99,7 +102,9 @@ def test_smo_is_libsvms_optimum_or_says_it_is_not(kernel, scale, C):
 def test_norms_beyond_float64_are_refused_by_name(name):
     import repro.solvers
 
-    make = getattr(repro.solvers, name)
+    # gamma named: 'scale' would refuse X first, for its variance beyond float64
+    params = {} if name == "LinearSVM" else {"gamma": 0.05}
+    make = lambda: getattr(repro.solvers, name)(**params)  # noqa: E731
     X = np.random.RandomState(0).randn(30, 4) * 1e155  # finite, but ||x||^2 overflows
     y = np.tile([0, 1], 15)
     with pytest.raises(ValueError, match="squared norm beyond float64"):

@@ -1,6 +1,7 @@
 """Every public estimator gives a correct model at its defaults (issue 21, item 6).
 
-* every name of ``repro.solvers.__all__`` fits heart_scale with its defaults,
+* every estimator of ``repro.solvers.__all__`` (``repro.solvers.ESTIMATORS``: all
+  its names but the PrecomputedGram helper) fits heart_scale with its defaults,
   without a warning, converged where it says so;
 * NESVM's defaults are the working readings (Eq. 6's hinge threshold, the
   'power' Lipschitz constant, the relative stopping rule at tol 1e-6): the fit
@@ -46,7 +47,7 @@ def fit_strictly(estimator, X, y):
 NO_CONVERGENCE_TEST = {"ASGDSVM", "Pegasos"}
 
 
-@pytest.mark.parametrize("name", repro.solvers.__all__)
+@pytest.mark.parametrize("name", repro.solvers.ESTIMATORS)
 def test_every_exported_estimator_fits_at_its_defaults(name, data_env):
     X, y = binary("heart_scale")
     est = fit_strictly(getattr(repro.solvers, name)(), X, y)
@@ -58,13 +59,15 @@ def test_every_exported_estimator_fits_at_its_defaults(name, data_env):
 
 
 def test_the_export_list_is_what_the_package_offers():
-    """A name left out of __all__ is not tested above: every estimator class
-    that repro.solvers offers is in it (MDO, which cannot fit, is not offered)."""
+    """A name left out of ESTIMATORS is not tested above: every estimator class
+    that repro.solvers offers is in it (MDO, which cannot fit, is not offered),
+    and __all__ is ESTIMATORS and PrecomputedGram (which the README uses)."""
     from sklearn.base import ClassifierMixin
 
     offered = {n for n, v in vars(repro.solvers).items()
                if isinstance(v, type) and issubclass(v, ClassifierMixin)}
-    assert offered == set(repro.solvers.__all__)
+    assert offered == set(repro.solvers.ESTIMATORS)
+    assert set(repro.solvers.__all__) == offered | {"PrecomputedGram"}
     assert "MDO" not in offered
 
 
@@ -198,3 +201,64 @@ def test_lsvm_defaults_converge_to_the_optimum(name, data_env):
     F = squared_hinge_primal(est.coef_[0], -est.intercept_[0], X, y, 1.0)
     F_star = lsvm_primal_optimum(X, y, 1.0)
     assert F == pytest.approx(F_star, rel=1e-6)
+
+
+# -- a user's defaults, not a paper's protocol (issue 48, item 1) ----------------
+def _estimator_classes():
+    from sklearn.base import BaseEstimator
+
+    return {n: c for n, c in vars(repro.solvers).items()
+            if n in repro.solvers.__all__ and isinstance(c, type) and issubclass(c, BaseEstimator)}
+
+
+def test_no_estimator_keeps_a_trace_by_default():
+    """``history_every`` is opt-in: Pegasos' trace every 10,000 steps was 45 %
+    of a 5-pass fit on w8a (the issue), SMO's and GS-SVM's a few per cent."""
+    for name, cls in _estimator_classes().items():
+        params = cls().get_params()
+        if "history_every" in params:
+            assert params["history_every"] is None, name
+            X, y = np.random.default_rng(0).normal(size=(40, 3)), np.arange(40) % 2
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                assert len(cls().fit(X, y).history_["iteration"]) == 0, name
+
+
+def test_kernel_estimators_default_gamma_to_scale_as_svc():
+    """No paper's width by default: every kernel estimator's gamma default is
+    'scale', or None meaning 'scale' (NESVM's too: the paper's 1/p is 'auto')."""
+    from sklearn.svm import SVC
+
+    rng = np.random.default_rng(1)
+    X, y = rng.normal(size=(60, 4)) * [1.0, 3.0, 0.5, 2.0], np.arange(60) % 2
+    expected = SVC(gamma="scale").fit(X, y)._gamma
+    for name, cls in _estimator_classes().items():
+        params = cls().get_params()
+        if "gamma" not in params:
+            continue
+        assert params["gamma"] in ("scale", None), name
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            fitted = cls(kernel="rbf").fit(X, y)
+        if hasattr(fitted, "_gamma"):
+            assert fitted._gamma == pytest.approx(expected, rel=1e-12), name
+
+
+def test_smo_and_hard_margin_default_to_the_second_order_path_with_a_cache(data_env):
+    """SMO() on a4a took 0.92 s on Keerthi's Modification 2 in count mode (the
+    GS-SVM paper's protocol, the old default) and 0.12 s on the second-order
+    path; the protocol is named by the experiments (test_experiment_settings)."""
+    from repro.solvers import SMO, HardMarginSVM
+
+    smo = SMO().get_params()
+    assert (smo["working_set"], smo["kernel_cache"], smo["gamma"], smo["history_every"]) == \
+        ("second_order", True, "scale", None)
+    hard = HardMarginSVM().get_params()
+    assert (hard["working_set"], hard["gamma"], hard["history_every"]) == \
+        ("second_order", "scale", None)
+    X, y = binary("heart_scale")
+    default = fit_strictly(SMO(), X, y)
+    named = fit_strictly(SMO(working_set="second_order", gamma="scale", cache_size=200,
+                             history_every=None), X, y)
+    np.testing.assert_array_equal(default.dual_coef_, named.dual_coef_)
+    assert default.fit_stats_[0]["n_examine"] == 0  # the second-order path's mark

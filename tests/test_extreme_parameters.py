@@ -24,7 +24,7 @@ def data():
 def _poly_estimators():
     """Every exported estimator that takes kernel='poly'."""
     out = []
-    for name in repro.solvers.__all__:
+    for name in repro.solvers.ESTIMATORS:
         cls = getattr(repro.solvers, name)
         if "coef0" in inspect.signature(cls).parameters:
             try:

@@ -68,7 +68,7 @@ def test_never_worse_than_liblinear_official(dataset):
 def test_duality_gap_certifies_optimum(dataset):
     name, X, y = dataset
     C = 1.0
-    m = LinearSVM(C=C, fit_intercept=True, tol=1e-6, max_iter=100_000).fit(X, y)
+    m = LinearSVM(C=C, fit_intercept=True, tol=1e-6, max_iter=100_000, history_every=1).fit(X, y)
     y_pm = as_pm(y, m.classes_[1])
     w, b = m.coef_[0], m.intercept_[0]
     # with the intercept regularised as the weight of a constant-1 feature
@@ -93,7 +93,7 @@ def test_dense_and_sparse_give_the_same_model(data_env):
 
 def test_history_is_a_monotone_dual_trace(data_env):
     X, y = load("heart_scale")
-    m = LinearSVM(C=1.0, tol=1e-5, max_iter=100_000).fit(X, y)
+    m = LinearSVM(C=1.0, tol=1e-5, max_iter=100_000, history_every=1).fit(X, y)
     assert m.converged_
     h = m.history_
     assert len(h["iteration"]) == m.n_iter_

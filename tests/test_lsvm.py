@@ -110,7 +110,7 @@ def test_kkt_of_12_kernel_path():
 @pytest.mark.parametrize("nu", [1.0, 0.1, "1/m"])
 def test_equals_lbfgs_on_its_primal(sparse, nu):
     A, d = make_data(m=200, n=8, seed=1, sparse=sparse)
-    est = LSVM(nu=nu, tol=1e-10, max_iter=100_000).fit(A, d)
+    est = LSVM(nu=nu, tol=1e-10, max_iter=100_000, history_every=1).fit(A, d)
     assert est.converged_
     nu_value = 1.0 / len(d) if nu == "1/m" else nu
     w, gamma = est.coef_[0], -est.intercept_[0]
@@ -217,7 +217,7 @@ def test_alpha_inside_condition_16_and_nu_over_m():
 def test_max_iter_reached_warns_and_reports():
     A, d = make_data()
     with pytest.warns(ConvergenceWarning, match=r"max_iter=3 iterations reached .*tol=1e-12"):
-        est = LSVM(tol=1e-12, max_iter=3).fit(A, d)
+        est = LSVM(tol=1e-12, max_iter=3, history_every=1).fit(A, d)
     assert not est.converged_ and est.n_iter_ == 3
     assert list(est.history_["iteration"]) == [1, 2, 3]
     u = est.dual_coef_[0] * d

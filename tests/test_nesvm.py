@@ -140,7 +140,8 @@ def test_printed_threshold_can_cycle_where_the_norms_are_not_one():
     8.160, 8.120) for 10^5 steps; Eq. 6's smooth reading stops after ~100. The
     warning says why and names the fix."""
     X, y = small_problem(seed=4)
-    kw = dict(C=1.0, mu=0.5, tol=1e-6, lipschitz="power", stop_rule="absolute", max_iter=3000)
+    kw = dict(C=1.0, mu=0.5, tol=1e-6, lipschitz="power", stop_rule="absolute", max_iter=3000,
+              history_every=1)
     with pytest.warns(ConvergenceWarning, match="discontinuous.*hinge_threshold='eq6'"):
         printed = NESVM(hinge_threshold="printed", **kw).fit(X, y)
     tail = printed.history_["objective"][-9:]
@@ -237,8 +238,8 @@ def test_objective_y_and_theorem4(model):
     kw = dict(model=model, mu=0.5, lipschitz="power")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        est = NESVM(tol=1e-300, max_iter=60, trace_y=True, **kw).fit(X, y)
-        plain = NESVM(tol=1e-300, max_iter=5, **kw).fit(X, y)
+        est = NESVM(tol=1e-300, max_iter=60, trace_y=True, history_every=1, **kw).fit(X, y)
+        plain = NESVM(tol=1e-300, max_iter=5, history_every=1, **kw).fit(X, y)
         assert np.all(np.isnan(plain.history_["objective_y"]))
     L = est.lipschitz_[0]
     # the estimator's default hinge threshold is Eq. 6's
@@ -349,7 +350,7 @@ def test_lssvm_printed_constant_diverges_and_says_so():
 
 def test_kernel_csvm_reaches_libsvm():
     """RBF C-SVM with Section IV's width exp(-||xi - xj||^2 / p) (gamma = 1/p,
-    gamma=None): the kernel primal of NESVM's expansion within 1e-2 of LIBSVM's."""
+    gamma='auto'): the kernel primal of NESVM's expansion within 1e-2 of LIBSVM's."""
     X, y = binary("heart_scale")
     Xd = X.toarray() if sp.issparse(X) else np.asarray(X)
     n, p = Xd.shape
@@ -359,8 +360,8 @@ def test_kernel_csvm_reaches_libsvm():
     beta = np.zeros(n)
     beta[ref.support_] = ref.dual_coef_.ravel()
     F_ref = kernel_hinge_primal(beta, K, y, 1.0, ref.intercept_[0])
-    est = fitted(NESVM(kernel="rbf", homotopy=True, mu0=5.0, mu=0.01, prox_center="warm",
-                       tol=1e-6, history_every=None), X, y)
+    est = fitted(NESVM(kernel="rbf", gamma="auto", homotopy=True, mu0=5.0, mu=0.01,
+                       prox_center="warm", tol=1e-6, history_every=None), X, y)
     assert est._gamma == gamma and est.n_kernel_evals_ == n * n
     beta = np.zeros(n)
     beta[est.support_] = est.dual_coef_
@@ -393,7 +394,7 @@ def test_homotopy_stages_follow_eq44():
     est = NESVM(model="LP", homotopy=True, mu0=4.0, mu=1.0, mu_l1=0.5)
     assert est._stages() == [(4.0, 2.0), (2.0, 1.0), (4.0 / 3, 2.0 / 3), (1.0, 0.5)]
     X, y = small_problem()
-    est = fitted(NESVM(homotopy=True, mu0=4.0, mu=1.5, lipschitz="power"), X, y)
+    est = fitted(NESVM(homotopy=True, mu0=4.0, mu=1.5, lipschitz="power", history_every=1), X, y)
     assert est.n_stages_ == 3 and list(np.unique(est.history_["mu"])) == [1.5, 2.0, 4.0]
 
 

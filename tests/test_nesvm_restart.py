@@ -86,6 +86,7 @@ def _data(request, name, layout):
 @pytest.mark.parametrize("intercept", [True, False])
 @pytest.mark.parametrize("layout", ["dense", "csr"])
 @pytest.mark.parametrize("name, mu", [("synthetic", 0.5), ("a1a", 0.1)])
+@pytest.mark.slow
 def test_restart_reaches_the_paper_schemes_minimum_and_lbfgs(request, name, mu, layout, intercept):
     """The paper's scheme at tol 1e-14: at 1e-12 its rule on the change of F_mu
     fired on a1a (mu = 0.1) where two oscillating steps differed by 3e-10,
@@ -141,7 +142,7 @@ def test_homotopy_stages_end_at_the_same_minimum(synthetic):
     mus = stages.history_["mu"]  # (history_every=None: no trace) -> refit with a trace
     assert len(mus) == 0
     traced, _ = _fit(X, y, scheme="restart", C=C, mu=0.05, homotopy=True, mu0=0.5, tol=1e-12,
-                     max_iter=200_000)
+                     max_iter=200_000, history_every=1)
     h = traced.history_
     assert h["mu"][0] == 0.5 and h["mu"][-1] == 0.05
     assert h["iteration"][-1] == traced.n_iter_
@@ -150,9 +151,9 @@ def test_homotopy_stages_end_at_the_same_minimum(synthetic):
 
 def test_the_trace_reports_F_mu_F_and_the_extrapolated_point(synthetic):
     X, y = synthetic
-    plain, _ = _fit(X, y, scheme="restart", C=C, mu=0.5, tol=1e-10)
+    plain, _ = _fit(X, y, scheme="restart", C=C, mu=0.5, tol=1e-10, history_every=1)
     assert np.all(np.isnan(plain.history_["objective_y"]))
-    est, _ = _fit(X, y, scheme="restart", C=C, mu=0.5, tol=1e-10, trace_y=True)
+    est, _ = _fit(X, y, scheme="restart", C=C, mu=0.5, tol=1e-10, trace_y=True, history_every=1)
     np.testing.assert_array_equal(est.history_["objective"], plain.history_["objective"])
     h = est.history_
     f_end, _ = _fmu_and_grad(_theta(est), X, y, C, 0.5, True)
@@ -166,6 +167,7 @@ def test_the_trace_reports_F_mu_F_and_the_extrapolated_point(synthetic):
 
 @pytest.mark.parametrize("model", ["C", "LP", "LS"])
 @pytest.mark.parametrize("kernel", ["linear", "rbf"])
+@pytest.mark.slow
 def test_every_model_and_kernel_reach_the_paper_schemes_minimum(synthetic, model, kernel):
     """F_mu as each fit reports it (its last ``history_`` objective: for the
     restart scheme from a product computed afresh at the end); the paper's
@@ -174,7 +176,8 @@ def test_every_model_and_kernel_reach_the_paper_schemes_minimum(synthetic, model
     X, y = synthetic
     X = X[:120] / np.abs(X).max()
     y = y[:120]
-    params = dict(model=model, kernel=kernel, C=C, mu=0.5, max_iter=200_000)
+    params = dict(model=model, kernel=kernel, gamma="auto", C=C, mu=0.5, max_iter=200_000,
+                  history_every=1)
     paper, _ = _fit(X, y, tol=1e-14, **params)
     restart, caught = _fit(X, y, scheme="restart", tol=1e-12, **params)
     assert restart.converged_ and not caught
@@ -224,8 +227,8 @@ def test_bad_values_of_scheme_are_refused_by_name(synthetic, bad):
 @pytest.mark.parametrize("layout", ["dense", "csr"])
 def test_the_default_scheme_is_the_papers_bitwise(request, layout, params):
     X, y = _data(request, "synthetic", layout)
-    default, _ = _fit(X, y, **params)
-    paper, _ = _fit(X, y, scheme="paper", **params)
+    default, _ = _fit(X, y, history_every=1, **params)
+    paper, _ = _fit(X, y, scheme="paper", history_every=1, **params)
     assert NESVM().scheme == "paper"
     assert default.n_iter_ == paper.n_iter_
     if "kernel" in params:

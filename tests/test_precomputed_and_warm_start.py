@@ -46,10 +46,14 @@ def fitted_alpha(model, n):
 
 @pytest.mark.parametrize("make", [
     lambda k: GSSVM(kernel=k, gamma=0.3),
+    lambda k: SMO(kernel=k, gamma=0.3, C=2.0, working_set="keerthi", kernel_cache=False),
+    lambda k: SMO(kernel=k, gamma=0.3, C=2.0, working_set="keerthi", modification=1,
+                  kernel_cache=True),
     lambda k: SMO(kernel=k, gamma=0.3, C=2.0),
-    lambda k: SMO(kernel=k, gamma=0.3, C=2.0, modification=1, kernel_cache=True),
+    lambda k: HardMarginSVM(kernel=k, gamma=0.3, max_iter=20_000, working_set="keerthi"),
     lambda k: HardMarginSVM(kernel=k, gamma=0.3, max_iter=20_000),
-], ids=["GSSVM", "SMO-2 count", "SMO-1 cache", "HardMarginSVM"])
+], ids=["GSSVM", "SMO-2 count", "SMO-1 cache", "SMO second order", "HardMarginSVM keerthi",
+        "HardMarginSVM second order"])
 def test_precomputed_gram_gives_the_same_model(binary, make):
     X, y = binary
     Xt = X[:40] + 0.1
@@ -66,8 +70,9 @@ def test_precomputed_gram_gives_the_same_model(binary, make):
 
 def test_precomputed_multiclass_slices_rows_and_columns():
     X, y = load_iris(return_X_y=True)
-    a = SMO(gamma=0.5, C=4.0, kernel_cache=True).fit(X, y)
-    b = SMO(kernel="precomputed", C=4.0, kernel_cache=True).fit(gram(X, X, 0.5), y)
+    a = SMO(gamma=0.5, C=4.0, working_set="keerthi", kernel_cache=True).fit(X, y)
+    b = SMO(kernel="precomputed", C=4.0, working_set="keerthi", kernel_cache=True).fit(
+        gram(X, X, 0.5), y)
     for sa, sb in zip(a.support_, b.support_):
         np.testing.assert_array_equal(sa, sb)
     np.testing.assert_array_equal(a.predict(X), b.predict(gram(X, X, 0.5)))
@@ -97,11 +102,14 @@ def test_precomputed_input_errors(binary):
 def test_warm_start_path_reaches_the_cold_optimum_in_fewer_steps(binary):
     X, y = binary
     K = gram(X, X, 0.3)
-    warm = SMO(kernel="precomputed", kernel_cache=True, warm_start=True, tol=1e-3)
+    # Keerthi's path, the Table 2 protocol's for SVMs when these steps were measured
+    warm = SMO(kernel="precomputed", working_set="keerthi", kernel_cache=True, warm_start=True,
+               tol=1e-3)
     steps_warm = steps_cold = 0
     for C in [0.5, 1.0, 4.0, 16.0, 64.0, 8.0]:  # up, then down (scaled start)
         warm.set_params(C=C).fit(K, y)
-        cold = SMO(kernel="precomputed", kernel_cache=True, C=C, tol=1e-3).fit(K, y)
+        cold = SMO(kernel="precomputed", working_set="keerthi", kernel_cache=True, C=C,
+                   tol=1e-3).fit(K, y)
         assert warm.converged_ and cold.converged_
         alpha = fitted_alpha(warm, len(y))
         assert alpha.max() <= C and abs(alpha @ np.where(y == 1, 1, -1)) < 1e-9 * C * len(y)
@@ -117,7 +125,8 @@ def test_warm_start_objective_is_the_recomputed_one(binary):
     """The dual objective maintained from a warm start equals W computed in NumPy."""
     X, y = binary
     K = gram(X, X, 0.3)
-    m = SMO(kernel="precomputed", kernel_cache=True, warm_start=True, C=1.0).fit(K, y)
+    m = SMO(kernel="precomputed", working_set="keerthi", kernel_cache=True, warm_start=True,
+            C=1.0).fit(K, y)
     m.set_params(C=3.0).fit(K, y)
     v = np.zeros(len(y))
     v[m.support_] = m.dual_coef_
@@ -163,8 +172,9 @@ def test_table2_driver_selects_what_grid_search_selects(method):
     thetas = [2.0 ** k for k in protocol.log2_theta]
     estimator, grid = {
         "GS-SVMs": (GSSVM(), {"gamma": thetas}),
-        "HM-SVMs": (HardMarginSVM(max_iter=GS.HM_MAX_ITER), {"gamma": thetas}),
-        "SVMs": (SMO(modification=2, kernel_cache=True),
+        "HM-SVMs": (HardMarginSVM(C=GS.HM_C, max_iter=GS.HM_MAX_ITER,
+                                  working_set=protocol.working_set), {"gamma": thetas}),
+        "SVMs": (SMO(working_set=protocol.working_set, modification=2, kernel_cache=True),
                  {"gamma": thetas, "C": [2.0 ** k for k in protocol.log2_c]}),
     }[method]
     name = type(estimator).__name__.lower()

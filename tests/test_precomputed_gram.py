@@ -84,10 +84,10 @@ def test_smo_on_the_wrapper_is_smo_on_the_array_along_a_c_path(kind, working_set
 
 @pytest.mark.parametrize("kind", ["binary", "multiclass"])
 @pytest.mark.parametrize("make", [
-    lambda: HardMarginSVM(kernel="precomputed"),
+    lambda: HardMarginSVM(kernel="precomputed", working_set="keerthi"),
     lambda: HardMarginSVM(kernel="precomputed", working_set="second_order"),
     lambda: GSSVM(kernel="precomputed", max_steps=20),
-    lambda: SMO(kernel="precomputed", random_state=0, modification=1),
+    lambda: SMO(kernel="precomputed", working_set="keerthi", random_state=0, modification=1),
 ], ids=["hm-keerthi", "hm-second-order", "gs-svm", "smo-mod1-shuffled"])
 def test_the_other_smo_type_estimators_fit_the_wrapper_as_the_array(kind, make):
     K, K_test, y = data(kind)

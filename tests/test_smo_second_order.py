@@ -170,7 +170,7 @@ def test_reaches_the_keerthi_optimum(kernel, C):
     X, y = overlapping_blobs(n=150) if kernel != "linear" else separable_blobs(n=120)
     kw = dict(C=C, kernel=kernel, gamma=0.2, coef0=1.0, degree=2, tol=TOL)
     second = fit_quietly(SMO(working_set="second_order", **kw), X, y)
-    keerthi = fit_quietly(SMO(kernel_cache=True, **kw), X, y)
+    keerthi = fit_quietly(SMO(working_set="keerthi", kernel_cache=True, **kw), X, y)
     Xd = X
     if kernel == "poly":
         K = (0.2 * Xd @ Xd.T + 1.0) ** 2
@@ -179,11 +179,13 @@ def test_reaches_the_keerthi_optimum(kernel, C):
     check_same_optimum(ours(second, K, y), ours(keerthi, K, y), K, y, C)
 
 
-def test_the_keerthi_path_is_the_default():
-    assert SMO().working_set == "keerthi" and HardMarginSVM().working_set == "keerthi"
+def test_the_second_order_path_is_the_default():
+    """A user's default (issue 48); the GS-SVM paper's experiments name
+    working_set='keerthi' (tests/test_experiment_settings.py)."""
+    assert SMO().working_set == "second_order" and HardMarginSVM().working_set == "second_order"
     X, y = overlapping_blobs(n=80)
-    a = SMO(kernel_cache=True).fit(X, y)
-    b = SMO(kernel_cache=True, working_set="keerthi").fit(X, y)
+    a = SMO(gamma=0.05).fit(X, y)
+    b = SMO(gamma=0.05, working_set="second_order").fit(X, y)
     np.testing.assert_array_equal(a.dual_coef_, b.dual_coef_)
     assert a.fit_stats_ == b.fit_stats_
 
@@ -191,7 +193,7 @@ def test_the_keerthi_path_is_the_default():
 def test_hard_margin_second_order():
     X, y = separable_blobs(n=120)
     a = fit_quietly(HardMarginSVM(gamma=0.5, working_set="second_order"), X, y)
-    b = fit_quietly(HardMarginSVM(gamma=0.5), X, y)
+    b = fit_quietly(HardMarginSVM(gamma=0.5, working_set="keerthi"), X, y)
     assert a.converged_
     K = gram(X, "rbf", 0.5)
     check_same_optimum(ours(a, K, y), ours(b, K, y), K, y, 1e6, tol=1e-3)
@@ -278,7 +280,8 @@ def test_warm_start_along_C():
 def test_multiclass_iris():
     X, y = load_iris(return_X_y=True)
     second = fit_quietly(SMO(C=10.0, gamma=0.5, tol=TOL, working_set="second_order"), X, y)
-    keerthi = fit_quietly(SMO(C=10.0, gamma=0.5, tol=TOL, kernel_cache=True), X, y)
+    keerthi = fit_quietly(SMO(C=10.0, gamma=0.5, tol=TOL, working_set="keerthi", kernel_cache=True),
+                          X, y)
     svc = SVC(C=10.0, gamma=0.5, tol=2 * TOL).fit(X, y)
     assert len(second.problems_) == 3 and second.converged_
     assert np.mean(second.predict(X) == svc.predict(X)) >= 0.99
@@ -392,11 +395,13 @@ def _base_loop(estimator):
 
 
 @pytest.mark.parametrize("make", [
-    lambda: SMO(C=1.0, gamma=0.5, working_set="second_order"),
+    lambda: SMO(C=1.0, gamma=0.5, working_set="second_order", history_every=100),
     lambda: SMO(C=100.0, gamma=0.5, working_set="second_order", shrinking=False,
                 history_every=None),
-    lambda: SMO(C=1.0, kernel="poly", gamma=0.1, coef0=1.0, working_set="second_order"),
-    lambda: HardMarginSVM(gamma=0.05, working_set="second_order", max_iter=3000),
+    lambda: SMO(C=1.0, kernel="poly", gamma=0.1, coef0=1.0, working_set="second_order",
+                history_every=100),
+    lambda: HardMarginSVM(gamma=0.05, working_set="second_order", max_iter=3000,
+                          history_every=100),
 ], ids=["rbf", "no-shrinking-no-trace", "poly", "hard-margin-capped"])
 def test_one_call_one_vs_one_is_the_per_problem_loop_bitwise(make):
     """SMO's one-vs-one problems solved in one Cython call give what the base's

@@ -511,34 +511,98 @@ def _rbf_times(A, B, gamma, coef):
 
 
 class SVMLight(ClassifierMixin, BaseEstimator):
-    """SVM-Light's ``svm_learn`` as a scikit-learn classifier (binary only).
+    """SVM-Light's ``svm_learn`` (Joachims, V6.02) as a scikit-learn classifier, binary only.
+    It solves the soft-margin SVM ``min 1/2 ||w||^2 + C sum_i max(0, 1 - y_i
+    f(x_i))``, ``f(x) = w'phi(x) - b``, with SVM-Light's decomposition method
+    [1]_, run as a subprocess on the data written in its text format; linear
+    and RBF kernels. SVM-Light is the baseline the Pegasos slides
+    (pegasos_slides.txt) and the LSVM (lsvm_section3.txt) and NESVM (nesvm.txt)
+    papers compare against. Use it to reproduce those comparisons; for a
+    kernel SVM of your own, SVC (LIBSVM) solves the same problem in-process and
+    faster. It needs the programs built first, once, from the pinned source
+    (its licence forbids redistribution): ``python -m repro.baselines.svmlight
+    DIR`` (about 6 s) or ``snakemake --cores 1 svmlight_build``.
 
-    Parameters: ``C`` (-c), ``kernel`` 'linear' (-t 0) or 'rbf' (-t 2,
-    exp(-gamma ||x - z||^2)), ``gamma`` (-g; SVM-Light's default 1.0), ``tol``
-    (-e, the KKT tolerance; SVM-Light's default 0.001), ``cache_size`` (-m, MB of
-    kernel cache; unused by the linear kernel), ``binaries`` (the folder of the
-    build; default ``REPRO_SVMLIGHT_DIR``, else the checkout's
-    ``results/baselines/svmlight``).
+    Parameters
+    ----------
+    C : float, default=1.0
+        Weight of the hinge losses (``-c``).
+    kernel : {'linear', 'rbf'}, default='linear'
+        ``-t 0`` or ``-t 2`` (``exp(-gamma ||x - z||^2)``).
+    gamma : float, default=1.0
+        RBF width (``-g``; SVM-Light's default).
+    tol : float, default=1e-3
+        KKT tolerance (``-e``; SVM-Light's default).
+    cache_size : int, default=40
+        MB of kernel cache (``-m``; unused by the linear kernel).
+    binaries : str, Path or None, default=None
+        The folder of the build; None: ``REPRO_SVMLIGHT_DIR``, else the
+        checkout's ``results/baselines/svmlight``.
+    fit_intercept : bool, default=True
+        Fit the bias b (``-b 1``); False: ``-b 0``.
+    timeout : float or None, default=600.0
+        Seconds after which ``svm_learn`` is killed and TimeLimitExceeded
+        raised; None: no limit.
 
-    Fitted: ``classes_`` (``classes_[1]`` is SVM-Light's +1), ``support_vectors_``
-    (CSR), ``dual_coef_`` (alpha_i y_i, shape (1, n_SV)), ``intercept_`` (-b:
-    SVM-Light's f(x) = sum alpha_i y_i K(x_i, x) - b), ``coef_`` (linear kernel:
-    w = sum alpha_i y_i x_i), ``n_iter_``, ``fit_seconds_`` (wall time of the
-    ``svm_learn`` process, reading its input included), ``model_text_`` (the model file as written), ``stats_`` (everything
-    it printed that is parsed: cpu_seconds of the optimisation alone, n_sv,
-    kernel_evals, l1_loss, norm_w, ...) and ``reported_primal_`` = 1/2 |w|^2 +
-    C * loss from its printout (5 decimals; its loss counts only margins below
-    1 - tol): grade the model with repro.objectives, not with this.
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        The labels; ``classes_[1]`` is SVM-Light's +1.
+    support_vectors_ : scipy.sparse.csr_matrix
+        The support vectors.
+    dual_coef_ : ndarray of shape (1, n_SV)
+        ``alpha_i y_i``.
+    intercept_ : ndarray of shape (1,)
+        ``-b`` (SVM-Light's ``f(x) = sum alpha_i y_i K(x_i, x) - b``).
+    coef_ : ndarray of shape (1, n_features)
+        Linear kernel: ``w = sum alpha_i y_i x_i``.
+    n_iter_ : int or None
+        Iterations ``svm_learn`` reported.
+    converged_ : bool
+        The tests of Notes passed; otherwise False with a ConvergenceWarning
+        saying which failed.
+    objective_, duality_gap_ : float
+        The primal objective and the duality gap computed here from the model.
+    fit_seconds_ : float
+        Wall time of the ``svm_learn`` process (reading its input included).
+    stats_ : dict
+        Everything ``svm_learn`` printed that is parsed (cpu_seconds of the
+        optimisation alone, n_sv, kernel_evals, l1_loss, norm_w, ...).
+    reported_primal_ : float
+        ``1/2 |w|^2 + C * loss`` from its printout (5 decimals; its loss counts
+        only margins below 1 - tol): grade the model with ``repro.objectives``,
+        not with this.
+    model_text_ : str
+        The model file as written.
 
-    ``converged_``: svm_learn reported "Optimization finished" with its largest
-    KKT violation (maxdiff) within ``tol`` and did not relax its conditions, the
-    model's primal objective (``objective_``, computed here from the model) is
-    not above a trivial model's (w = 0), and its duality gap (``duality_gap_``)
-    is within 2 C n tol; otherwise False with a ConvergenceWarning saying which
-    failed. ``timeout`` (seconds, default 600; None for none) kills svm_learn
-    and raises TimeLimitExceeded. Input SVM-Light cannot hold is refused up
-    front with a ValueError: NaN or inf, squared row norms beyond float64,
-    values whose products overflow its 32-bit floats (|x| > 1.8e19).
+    Notes
+    -----
+    ``converged_`` requires all of: ``svm_learn`` reported "Optimization
+    finished" with its largest KKT violation (maxdiff) within ``tol`` and did
+    not relax its KKT conditions; the model's primal objective, computed here,
+    is not above a trivial model's (w = 0); its duality gap ``P - D``,
+    ``D = sum alpha - 1/2 |w|^2``, is within ``2 C n tol`` (what KKT conditions
+    met within tol imply). Input SVM-Light cannot hold is refused up front with
+    a ValueError: NaN or inf, squared row norms beyond float64, values whose
+    products overflow its 32-bit floats (|x| > 1.8e19). ``classify`` runs
+    SVM-Light's own ``svm_classify`` on the model file; ``decision_function``
+    computes the same values in NumPy.
+
+    References
+    ----------
+    .. [1] T. Joachims, "Making large-scale SVM learning practical", in
+       Advances in Kernel Methods - Support Vector Learning, MIT Press, 1999.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from repro.baselines.svmlight import SVMLight
+    >>> X, y = make_classification(n_samples=300, n_features=10, random_state=0)
+    >>> clf = SVMLight(C=1.0, kernel="linear").fit(X[:200], y[:200])  # needs the build
+    >>> clf.converged_
+    True
+    >>> print(clf.score(X[200:], y[200:]))
+    0.9...
     """
 
     def __init__(self, C=1.0, kernel="linear", gamma=1.0, tol=1e-3, cache_size=40, binaries=None,

@@ -28,8 +28,9 @@ def makers():
 
     from ..solvers import HardMarginSVM
 
-    return {"HardMarginSVM (second order)": lambda: HardMarginSVM(gamma=GAMMA, tol=TOL,
-                                                                  working_set="second_order"),
+    return {"HardMarginSVM (second order)": lambda: HardMarginSVM(C=HARD_C, gamma=GAMMA, tol=TOL,
+                                                                  working_set="second_order",
+                                                                  history_every=100),
             BASELINE: lambda: SVC(C=HARD_C, kernel="rbf", gamma=GAMMA, tol=2 * TOL, cache_size=200)}
 
 

@@ -76,7 +76,7 @@ def nesvm(X, y, options):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        return NESVM(C=C, history_every=None, max_iter=MAX_STEPS, **options).fit(X, y)
+        return NESVM(C=C, kernel="linear", history_every=None, max_iter=MAX_STEPS, **options).fit(X, y)
 
 
 def liblinear_fit(X, y, tol, bias=1.0):

@@ -278,30 +278,18 @@ def check_training_gram(K):
 
 
 class PrecomputedGram:
-    """K(X_train, X_train) for repeated fits of estimators with
-    ``kernel='precomputed'``: pass it to ``fit`` where the ndarray would go.
-
-    >>> gram = PrecomputedGram(K)
-    >>> for C in grid:
-    ...     SMO(kernel="precomputed", C=C).fit(gram, y).score(K_test, y_test)
-
-    The constructor copies K (float64, C order; see ``copy``), refuses it with the
-    ValueErrors an estimator's ``fit`` gives for that ndarray (not 2-D, NaN or
-    infinite values, not square, not symmetric, not positive semi-definite) and
-    makes the copy read-only.
-    Each ``fit`` then skips those checks and reuses the one-vs-one sub-Grams
-    cut at an earlier fit on the same rows; the model is bitwise the ndarray's
-    (same arrays in, same solver). Prediction still takes the ndarray
-    K(X_test, X_train).
-
-    Why the reuse is safe: the copy is private (nothing outside holds a
-    reference that may write: ``matrix`` is a read-only view, and NumPy
-    refuses to make a view of a read-only array writeable; with
-    ``copy=False`` the caller's own array is read-only), so its checks and
-    its cuts cannot go stale; a cut is keyed on the exact training rows it
-    holds (the bytes of their indices), and the sub-Grams handed to a solver
-    are read-only too, so a solver cannot alter a cached one. Changing the
-    caller's K after construction changes nothing here: wrap the new values.
+    """A training Gram matrix K(X_train, X_train) checked once and cut once, for many fits.
+    Pass it to ``fit`` of any estimator here with ``kernel='precomputed'``
+    where the ndarray would go: its constructor copies K and refuses it with
+    the ValueErrors ``fit`` gives for that ndarray (not 2-D, NaN or infinite
+    values, not square, not symmetric, not positive semi-definite), and every
+    ``fit`` then skips those O(n^2) checks and reuses the one-vs-one sub-Grams
+    cut at an earlier fit; the model is bitwise the ndarray's. Use it for a
+    grid of C (or lambda1, lambda2) on one kernel matrix, as GS-SVM Table 2 and
+    the LDM tables do (on Page, 4,925 rows and 5 classes, 0.05 s of per-fit
+    overhead instead of 0.35 s; LDM also keys its cached eigendecomposition on
+    it without rehashing K). scikit-learn's SVC takes only the ndarray and
+    checks it at every fit. Prediction still takes the ndarray K(X, X_train).
 
     Parameters
     ----------
@@ -309,20 +297,54 @@ class PrecomputedGram:
         The training Gram matrix.
     copy : bool, default=True
         False: for a caller that hands K over (a temporary such as
-        ``np.exp(-theta * D)``, which nothing else references): a float64
-        C-ordered array that owns its memory is kept as it is, made read-only
-        in place (a write through any name of it then raises), which saves
-        the copy of its n^2 values in fresh memory (on Page 0.2 GB per theta,
-        whose page faults cost more than the copy). A view, or an array of
-        another dtype or order, is copied whatever ``copy`` says. Re-enabling
-        writes on the handed-over array voids what is said above.
+        ``np.exp(-theta * D)`` that nothing else references): a float64
+        C-ordered array owning its memory is kept and made read-only in place,
+        saving the copy of its n^2 values (on Page 0.2 GB per theta). A view,
+        or an array of another dtype or order, is copied whatever ``copy`` says.
     max_cache_bytes : int, default=1 GiB
-        Budget of the sub-Gram cache (the full matrix is not counted: it is
-        the binary problem's own matrix, never copied). A sub-Gram that
-        would take the cache beyond it is not kept and is cut again at each
-        fit; what is kept stays until the wrapper is dropped (one-vs-one
-        visits the pairs in a fixed cycle, where evicting the least recently
-        used entry would evict the next one needed). 0 disables the cache.
+        Budget of the sub-Gram cache (the full matrix is not counted). A
+        sub-Gram that would exceed it is not kept and is cut again at each fit;
+        0 disables the cache.
+
+    Attributes
+    ----------
+    shape : tuple of int
+        ``(n_samples, n_samples)``.
+    matrix : ndarray
+        The validated copy, as a read-only view.
+    cache_bytes : int
+        Bytes held by the cached sub-Grams.
+    max_cache_bytes : int
+        The cache's budget.
+
+    Notes
+    -----
+    Why the reuse is safe: the copy is private and read-only (``matrix`` is a
+    read-only view, and NumPy refuses to make a view of a read-only array
+    writeable; with ``copy=False`` the caller's own array is made read-only), so
+    its checks and its cuts cannot go stale. A cut is keyed on the exact
+    training rows it holds (the bytes of their indices), and the sub-Grams
+    handed to a solver are read-only too. Changing the caller's K after
+    construction changes nothing here: wrap the new values. Re-enabling writes
+    on an array handed over with ``copy=False`` voids this. What is cached
+    stays until the wrapper is dropped: one-vs-one visits the pairs in a fixed
+    cycle, where evicting the least recently used entry would evict the next
+    one needed. Positive semi-definiteness is tested by a Cholesky factorisation
+    of ``K + tol I`` (``tol = 2^-20 ||K||_F``), on a sampled principal
+    submatrix of 1,000 rows above that size (module ``repro.solvers._gram``).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from repro.kernels import kernel_matrix
+    >>> from repro.solvers import LDM, PrecomputedGram
+    >>> X, y = make_classification(n_samples=300, n_features=10, random_state=0)
+    >>> gram = PrecomputedGram(kernel_matrix(X[:200], kernel="rbf", gamma=0.1))
+    >>> K_test = kernel_matrix(X[200:], X[:200], kernel="rbf", gamma=0.1)
+    >>> scores = [LDM(kernel="precomputed", C=C).fit(gram, y[:200]).score(K_test, y[200:])
+    ...           for C in (0.5, 1.0, 2.0)]  # K checked once, not at every fit
+    >>> print(max(scores))
+    0.9...
     """
 
     def __init__(self, K, copy=True, max_cache_bytes=DEFAULT_CACHE_BYTES):

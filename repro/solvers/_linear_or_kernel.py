@@ -10,7 +10,7 @@ class LinearOrKernelMixin:
     support vectors (:class:`KernelExpansionMixin`) for the other kernels.
 
     ``gamma=None`` stands for ``_gamma_when_none`` ('scale' as scikit-learn's
-    SVC; NESVM: 'auto'), resolved on the whole training set before the first
+    SVC), resolved on the whole training set before the first
     problem. ``n_kernel_evals_`` is set for both kinds of model (a linear
     solver that computes no kernel value reports 0)."""
 

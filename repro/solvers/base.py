@@ -56,7 +56,8 @@ reported in one place).
 
 Trace (``history_``)
 --------------------
-``history_every`` (int >= 1, or None for no trace) sets the stride: the trace
+``history_every`` (int >= 1, or None for no trace: every estimator's default, as a
+trace costs time inside the fit) sets the stride: the trace
 keeps every ``history_every``-th iteration and the last one of each problem.
 What an iteration is belongs to the solver (LinearSVM: a pass over the data;
 SMO: a successful step; GS-SVM: a greedy step), and a kernel that reports only

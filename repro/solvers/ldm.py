@@ -223,168 +223,218 @@ def linear_update_rows(X, y, lambda1):
 
 
 class LDM(LinearOrKernelMixin, BaseSVMClassifier):
-    """Large margin Distribution Machine (ldm.txt Eq. 5), no bias:
-
-    ``min_w 1/2 w'w + lambda1 var - lambda2 mean + C sum_i max(0, 1 - y_i w'phi(x_i))``
-
-    with the margin mean of Eq. 3 and the variance of Eq. 4 in the normalised
-    form that Eq. 6, 8 and 14 use, ``var = 2/m^2 (m sum_i f_i^2 - (sum_i y_i f_i)^2)``
-    (``repro.objectives.ldm_primal``). With lambda1 = lambda2 = 0 it is the
-    soft-margin SVM without bias.
+    """Large margin Distribution Machine: an SVM that also optimises the margin distribution.
+    LDM (Zhang and Zhou [1]_, ldm.txt) solves the bias-free soft-margin SVM plus
+    ``lambda1`` times the variance of the margins ``y_i f(x_i)`` minus
+    ``lambda2`` times their mean (Eq. 5), by dual coordinate descent on Eq. 12
+    (Algorithm 1, any kernel) or by averaged SGD on Eq. 14 (Algorithm 2, linear
+    kernel). Use it instead of SVC or LinearSVC when you can cross-validate two
+    more hyperparameters for the accuracy the paper reports over the SVM on its
+    32 sets (this package's LDM Tables 2-4 judge that claim); with
+    ``lambda1 = lambda2 = 0`` it is the bias-free SVM (:class:`BiasFreeSVM`).
+    Kernel LDM factorises the m x m Gram matrix (O(m^3) time, O(m^2) memory; 4.5
+    to 12 times SVC's time on 500 rows of german, paper_tables/performance.md),
+    so beyond a few thousand rows use ``kernel='linear'``, which runs Algorithm 2
+    above 5,000 rows (1.3 to 1.8 times an averaged SGDClassifier's time on a9a
+    and w8a).
 
     Parameters
     ----------
     C : float, default=1.0
-        Weight of the summed hinge losses (the box 0 <= beta_i <= C of Eq. 12).
+        Weight of the summed hinge losses (the box ``0 <= beta_i <= C`` of Eq. 12).
     lambda1 : float, default=2**-4
         Weight of the margin variance (>= 0).
     lambda2 : float, default=2**-4
         Weight of the margin mean (>= 0).
     kernel : {'linear', 'rbf', 'poly', 'precomputed'}, default='linear'
+        'precomputed': ``fit`` takes the Gram matrix K(X_train, X_train) (an
+        ndarray or a :class:`PrecomputedGram`), ``predict`` K(X, X_train).
     gamma : float, 'scale', 'auto' or None, default=None
-        RBF / polynomial width; None means 'scale' (scikit-learn's SVC rule).
-    coef0, degree : polynomial kernel parameters.
+        Width of 'rbf' (``exp(-gamma ||x - z||^2)``) and 'poly'; None means
+        'scale', scikit-learn's SVC rule.
+    coef0 : float, default=0.0
+        Constant of the 'poly' kernel ``(gamma x'z + coef0)^degree`` (>= 0).
+    degree : int, default=3
+        Degree of the 'poly' kernel.
     solver : {'auto', 'cd', 'asgd'}, default='auto'
-        'cd': Algorithm 1. For kernel='linear' with d <= m (and d <= 4000) it
-        runs in the primal form (u = w, R = X S^-1, a coordinate step costs
-        O(d)); otherwise on the Gram matrix (u = alpha, O(m) per step).
-        'asgd': Algorithm 2, linear kernel only. 'auto': 'asgd' for the
-        linear kernel on more than 5000 rows, 'cd' otherwise.
+        'cd': Algorithm 1. 'asgd': Algorithm 2, linear kernel only. 'auto':
+        'asgd' for the linear kernel on more than 5,000 rows, 'cd' otherwise.
     max_iter : int, default=10000
-        cd: the most passes over the (active) coordinates. The authors' code
-        stops silently after 1,000 (``stop='authors'``); this warns. Dual CD needs many passes
-        at the paper's larger C on [0, 1]-scaled data, as LIBLINEAR does:
-        on half of australian (345 rows), bias-free, tol=1e-2, 1,445 passes at
-        C = 10 and 8,711 at C = 100 (LIBLINEAR: 1,277 and 31,919); raise it
-        (or warm-start along C) for converged grids.
+        cd: the most passes over the coordinates; a fit that reaches it warns
+        (ConvergenceWarning). A large C needs many passes (see Notes).
     tol : float, default=1e-2
-        cd: stop when every projected gradient of (12) is at most tol in
-        absolute value (gradients are margins minus 1, so tol is in margin
-        units), confirmed on gradients recomputed from beta; the final model
-        is checked again here, independently of the kernel. The default is
-        the eps of the authors' code (there on the spread max PG - min PG:
-        ``stop='authors'``).
+        cd: stop when every projected gradient of Eq. 12 is at most ``tol`` in
+        absolute value (margin units; the eps of the authors' code).
     n_epochs : int, default=5
-        asgd: T of Algorithm 2; T m steps. Algorithm 2 has no stopping test:
-        it always runs T m steps, and ``converged_`` is then False (no
-        convergence was tested: on german.numer at C = 1 the 5-epoch model was
-        16.8 % above the optimum; issue 22, item 11) without a
-        ConvergenceWarning; raise n_epochs, or compare ``ldm_primal`` with a cd
-        fit, to know how close it is. C must keep m C and 1/(m C) finite (the
-        step's units).
+        asgd: T of Algorithm 2, which runs T m steps and tests nothing else.
     asgd_variant : {'paper', 'code'}, default='paper'
-        How asgd draws and averages (both minimise the same objective):
-
-        * 'paper': i and j drawn independently and uniformly at every step
-          (Theorem 2); a step counts as a hinge violation when y_i w'x_i < 1
-          (Eq. 15); averaging from t0 = m (the iterates of epochs 2..T).
-        * 'code': what the authors' released LDM package (LDM.cpp,
-          ``asgd::train_asgd``) does: i and j from two permutations shuffled
-          at every epoch; y_i w'x_i <= 1 counts as a violation; averaging
-          from t0 = 2m. Departures from that code: its average uses
-          mu = 1/(t - t0 + 1) for the 0-based t, which weights the first
-          averaged iterate more; here the plain average of Algorithm 2
-          (mu_t = 1/max(1, t - t0)) is kept. Its eta0 search evaluates the
-          variance with the averaging scalar c in place of (y'X'w)^2 (a bug)
-          and its non-averaged branch uses the step before setting it; neither
-          is reproduced (the search below is used for both variants).
-
-        Shared by both: the step of Xu (2011), eta'_t = eta0 (1 + a eta0 t)^(-3/4),
-        in the units of the objective divided by mC (the scaling of the
-        authors' code: the same minimiser; the paper's step is eta'_t / (mC)),
-        with a = 1/(mC), the weight of 1/2 ||w||^2 there (Xu's a = lambda; the
-        code's lambda3). eta0 by the search of Bottou's sgd package and of
-        the authors' code: starting from 1, halve or double while the
-        objective after one epoch of SGD (the same schedule, no averaging)
-        on a random sample of at most 1,000 rows decreases.
+        asgd: draw and average as Theorem 2 and Algorithm 2 print it, or as the
+        authors' released code does (see Notes); both minimise Eq. 14.
     variance : {'normalised', 'double-sum'}, default='normalised'
-        Which line of Eq. 4 lambda1 multiplies (see the notes: Eq. 4 is
-        inconsistent). 'double-sum' is the first line, m^2 times the
-        normalised one: it is solved as lambda1 m^2 in the normalised form.
-    stop : {'tol', 'authors'}, default='tol'
-        cd: which stopping rule ends the passes.
-
-        * 'tol': the test described under ``tol`` (every projected gradient
-          at most tol, confirmed on recomputed gradients), capped by
-          ``max_iter``; ``converged_`` True means that test held.
-        * 'authors': the rule of the authors' released code (LDM.cpp,
-          ``solve_cd``; LIBLINEAR's), hard-wired there and silent: stop after
-          a pass whose projected gradients (over the variables not set aside
-          by shrinking) have a spread max PG - min PG <= 0.01 when none was
-          set aside (else restore them all and go on), or after 1,000 passes,
-          whichever comes first; no confirmation on recomputed gradients.
-          Its constants replace ``tol`` and ``max_iter`` (both ignored).
-          A reading of the paper's LDM cells (its experiments ran that code),
-          never the default: the model it returns is NOT the optimum of (12)
-          -- a spread of 0.01 does not bound the largest |PG| (gradients of one
-          sign all pass it), and the 1,000-pass cap is reached at the paper's
-          larger C (on the paper's grid the objective was up to 19 % above the
-          optimum at C = 100; notes). So ``converged_`` is always False under
-          it, ``n_unconverged_problems_`` counts every problem, and
-          ``stopped_by_`` says, per problem, whether the spread rule or the
-          pass cap ended it; no ConvergenceWarning is issued (the stop is the
-          reading's setting, as asgd's epochs). ``max_projected_gradient_``
-          says how far from the optimum each problem was left. The code
-          starts every fit from beta = 0: with ``warm_start`` the rule stops
-          elsewhere. Its other details are kept as ``ldm_cd`` has them (its
-          own random order; a step taken for any PG != 0 where the code skips
-          |PG| <= 1e-12).
-    warm_start : bool, default=False
-        cd: start from the previous fit's beta (clipped into the new box)
-        when y is the same; the optimum does not depend on the start.
+        Which line of Eq. 4 ``lambda1`` multiplies: the normalised form that
+        Eq. 6, 8 and 14 use, or the double sum (m^2 times larger).
     cd_order : {'random', 'printed'}, default='random'
-        cd: visit the coordinates of every pass in a fresh random order
-        (Hsieh et al. 2008, whom the paper cites for the method, and the
-        authors' code), or in the order 1..m of Algorithm 1 as printed (with
-        ``shrinking=False``; shrinking moves set-aside variables last). Same
-        optimum; measured on 2000 x 20 synthetic data at tol=1e-3, random
-        order took 593 / 3,907 / 31,901 passes at C = 1 / 10 / 100 against
-        2,138 / 11,600 / over 100,000 in the printed order.
+        cd: visit the coordinates in a fresh random order every pass (Hsieh et
+        al. 2008; the authors' code), or in the order 1..m of Algorithm 1.
     shrinking : bool, default=True
-        cd: set aside variables stuck at a bound (Hsieh et al. 2008, Sec. 3;
-        LIBLINEAR; the authors' code does it too); the stopping rule is always
-        confirmed on every variable. Same optimum, cheaper passes but more of
-        them (max_iter counts every pass, as LIBLINEAR's iterations): on a
-        147-fit RBF grid of half of australian (lambda1, lambda2 in 2^-8..2^-2,
-        C in 10, 50, 100, warm starts along C, no trace) 3.4 s and 111,432
-        passes with it against 5.4 s and 79,961 passes without.
+        cd: set aside variables stuck at a bound (LIBLINEAR's shrinking); the
+        stopping rule is always confirmed on every variable.
+    warm_start : bool, default=False
+        cd: start from the previous fit's beta (clipped into the new box) when
+        y is the same (see also :meth:`start_from`); the optimum does not
+        depend on the start.
     random_state : int, RandomState or None, default=0
-        Seed of cd's coordinate order and of asgd's draws and eta0 sample. A
-        fixed default (as LinearSVM's) so that a fit is repeatable; None draws
-        a seed (see ``BaseSVMClassifier._seed``).
+        Seed of cd's coordinate order and of asgd's draws and eta0 sample; the
+        fixed default makes a fit repeatable, None draws a seed.
     history_every : int or None, default=None
-        Stride of ``history_``: cd reports the dual (12) after passes; asgd
-        reports the primal (Eq. 14) at its returned iterate after epochs
-        (``iteration`` counts steps there). Off by default: a kept cd report
-        costs about as much as a pass (an O(m k) product, outside the
-        reported time but not outside the fit's): the grid above took 11.3 s
-        instead of 5.4 s with ``history_every=1``.
+        Stride of ``history_``: cd records the dual Eq. 12 every that many
+        passes, asgd the primal Eq. 14 every that many epochs; None: no trace.
+    stop : {'tol', 'authors'}, default='tol'
+        cd: the ``tol`` test above (capped by ``max_iter``), or the rule of the
+        authors' released code, which does not seek the optimum (see Notes).
 
     Attributes
     ----------
-    coef_ : ndarray (n_problems, n_features)
-        kernel='linear' only (both solvers): w.
-    intercept_ : ndarray (n_problems,)
-        Zeros (LDM has no bias).
-    dual_coef_, support_, support_vectors_ :
-        Other kernels: f(x) = sum_i alpha_i k(x_i, x) over rows with alpha_i != 0.
+    classes_ : ndarray of shape (n_classes,)
+        The labels seen in ``fit``; ``classes_[1]`` is the positive class.
+    coef_ : ndarray of shape (n_problems, n_features)
+        kernel='linear' only: w of each binary problem (one per pair of classes).
+    intercept_ : ndarray of shape (n_problems,)
+        Zeros: LDM has no bias.
+    support_, support_vectors_, dual_coef_ : ndarray
+        Other kernels: ``f(x) = sum_i alpha_i k(x_i, x)`` over the training rows
+        with ``alpha_i != 0``.
     beta_ : ndarray or list of ndarray
-        cd: the dual solution of (12) per problem.
-    margins_ : ndarray (n_samples,)
-        Binary fits: y_i f(x_i) on the training data (+1 for ``classes_[1]``).
-    n_kernel_evals_ : int
-        Kernel values computed for training (0 for the linear primal form,
-        asgd and kernel='precomputed').
-    max_projected_gradient_ : ndarray
-        cd: the largest |projected gradient| of (12) at the end, per problem.
+        cd: the solution of the dual Eq. 12, per problem.
+    margins_ : ndarray of shape (n_samples,)
+        Binary fits: the training margins ``y_i f(x_i)`` (+1 for ``classes_[1]``).
+    max_projected_gradient_ : ndarray of shape (n_problems,)
+        cd: the largest |projected gradient| of Eq. 12 at the end.
+    eta0_ : ndarray of shape (n_problems,)
+        asgd: the initial step its search chose.
+    stopped_by_ : ndarray of str
+        ``stop='authors'`` only: 'spread' or 'cap', the rule that ended each problem.
+    n_iter_ : int or ndarray
+        Passes (cd) or steps (asgd) of each problem.
     converged_ : bool
-        cd: every problem met the tol test (confirmed on recomputed
-        gradients); always False with ``stop='authors'`` (see ``stop``).
-        asgd: always False, a fixed-epoch method tests nothing
-        (``n_unconverged_problems_`` counts every problem; no warning).
-    stopped_by_ : ndarray of str (n_problems,)
-        cd with ``stop='authors'`` only: 'spread' (the code's spread rule
-        ended the passes) or 'cap' (its 1,000 passes did).
+        cd: every problem met the ``tol`` test, confirmed on gradients
+        recomputed from beta. Always False for asgd and for ``stop='authors'``,
+        which test no optimality condition (and then issue no warning).
+    n_unconverged_problems_ : int
+        How many problems did not converge.
+    n_kernel_evals_ : int
+        Kernel values computed in training (0 for the linear primal form, asgd
+        and 'precomputed').
+    history_ : dict of ndarray or None
+        The trace (``problem``, ``iteration``, ``time``, ``objective``).
+
+    See Also
+    --------
+    repro.solvers.BiasFreeSVM : LDM at lambda1 = lambda2 = 0.
+    repro.solvers.SVM : the LDM paper's SVM baseline (LIBSVM / LIBLINEAR).
+    repro.objectives.ldm_primal : Eq. 5 evaluated at a fitted model.
+
+    Notes
+    -----
+    **Problem.** With the margin mean of Eq. 3 and the variance of Eq. 4 in the
+    normalised form of Eq. 6, 8 and 14 (``repro.objectives.ldm_primal``)::
+
+        min_w  1/2 w'w + lambda1 var - lambda2 mean + C sum_i max(0, 1 - y_i f_i),
+        f_i = w'phi(x_i),  mean = 1/m sum_i y_i f_i,
+        var = 2/m^2 (m sum_i f_i^2 - (sum_i y_i f_i)^2).
+
+    Eq. 4 is inconsistent: its first line (the double sum over pairs) is m^2
+    times its second; ``variance='double-sum'`` takes the first, solved as
+    ``lambda1 m^2`` in the normalised form.
+
+    **Algorithm 1** (``solver='cd'``) solves the dual Eq. 12::
+
+        min_beta  1/2 beta'H beta + (lambda2/m H e - e)'beta,   0 <= beta_i <= C,
+        H = Y G Q^-1 G Y,   Q = 4 lambda1 (m G'G - (Gy)(Gy)') / m^2 + G   (Eq. 8)
+
+    one coordinate at a time (Hsieh et al. [2]_), ``beta_i <- min(max(beta_i - [grad f]_i / h_ii, 0), C)``.
+    Q is never inverted: for kernel='linear' with d <= m and d <= 4,000 it runs
+    in the primal form (``R = X S^-1``, ``S = I + c X'MX``, O(d) a step); otherwise on
+    the Gram matrix with ``(I + c M G)^-1`` from one cached eigendecomposition of
+    G (O(m) a step; module docstring). Every lambda1, lambda2 and C of a grid on
+    one fold (or one :class:`PrecomputedGram`) pays one O(m^3) eigendecomposition.
+
+    **Stopping rule** (``stop='tol'``): every projected gradient of Eq. 12 at most
+    ``tol`` in absolute value, confirmed on gradients recomputed from beta; the
+    final model is checked again independently of the kernel. The default
+    ``tol=1e-2`` is the authors' eps. Dual CD needs many passes at large C on
+    [0, 1]-scaled data, as LIBLINEAR does: on half of australian (345 rows),
+    bias-free, tol=1e-2, 1,445 passes at C = 10 and 8,711 at C = 100 (LIBLINEAR:
+    1,277 and 31,919); raise ``max_iter`` or warm-start along C.
+
+    ``stop='authors'`` is the rule hard-wired in the authors' code (LDM.cpp,
+    ``solve_cd``; LIBLINEAR's): stop after a pass whose projected gradients (over
+    the variables not set aside by shrinking) have a spread max PG - min PG <=
+    0.01 when none was set aside (else restore them all and go on), or after
+    1,000 passes; no confirmation on recomputed gradients; ``tol`` and
+    ``max_iter`` are ignored. A spread of 0.01 does not bound the largest |PG|
+    (gradients of one sign all pass it) and the cap binds at the paper's larger
+    C (on the paper's grid the objective was up to 19 % above the optimum at
+    C = 100), so ``converged_`` is False under it, ``stopped_by_`` says which
+    rule ended each problem and ``max_projected_gradient_`` how far from the
+    optimum it was left; no ConvergenceWarning (the stop is the reading's
+    setting). It is a reading of the paper's LDM cells, never a default. The
+    code starts every fit from beta = 0 (with ``warm_start`` the rule stops
+    elsewhere); its other details are ``ldm_cd``'s (its own random order; a step
+    for any PG != 0 where the code skips |PG| <= 1e-12).
+
+    **Algorithm 2** (``solver='asgd'``) takes steps ``w <- w - eta_t grad g(w,
+    x_i, x_j)`` with the two-example gradient of Theorem 2 (Eq. 15) and averages
+    the iterates from t0, ``mu_t = 1/max(1, t - t0)``. The step is Xu's [3]_,
+    ``eta_t = eta0 (1 + a eta0 t)^(-3/4)``, in the units of Eq. 14 divided by mC
+    (the authors' code's scaling: the same minimiser; the paper's step is
+    ``eta_t / (mC)``), with ``a = 1/(mC)``, the weight of 1/2 ||w||^2 there
+    (Xu's lambda, the code's lambda3). eta0 by the search of Bottou's sgd
+    package and of the authors' code: from 1 (or 1 / max ||x_i||^2 for longer
+    rows), halve or double while the objective after one epoch of SGD (the
+    same schedule, no averaging) on a random sample of at most 1,000 rows
+    decreases. ``asgd_variant='paper'``: i and j drawn independently and
+    uniformly at every step (Theorem 2), a violation when ``y_i w'x_i < 1``
+    (Eq. 15), averaging from t0 = m (the iterates of epochs 2..T). 'code'
+    (LDM.cpp, ``asgd::train_asgd``): i and j from two permutations shuffled at
+    every epoch, a violation when ``y_i w'x_i <= 1``, averaging from t0 = 2m.
+    Departures from that code: its average uses mu = 1/(t - t0 + 1) for the
+    0-based t (the first averaged iterate weighs more), here Algorithm 2's
+    plain average is kept; its eta0 search evaluates the variance with the
+    averaging scalar in place of (y'X'w)^2 (a bug) and its non-averaged branch
+    uses the step before setting it; neither is reproduced.
+    Algorithm 2 has no stopping test: ``converged_`` is False (on german.numer at
+    C = 1 the 5-epoch model was 16.8 % above the optimum); compare
+    ``repro.objectives.ldm_primal`` with a cd fit to know how close it is. C must
+    keep m C and 1/(m C) finite.
+
+    **Costs measured.** Random order took 593 / 3,907 / 31,901 passes at C = 1 /
+    10 / 100 against 2,138 / 11,600 / over 100,000 in the printed order (2000 x
+    20 synthetic, tol=1e-3). Shrinking: a 147-fit RBF grid of half of
+    australian took 3.4 s and 111,432 passes with it, 5.4 s and 79,961 passes
+    without; ``history_every=1`` made the same grid 11.3 s instead of 5.4 s.
+
+    References
+    ----------
+    .. [1] T. Zhang and Z.-H. Zhou, "Large margin distribution machine", KDD
+       2014 (shared/papers/ldm.txt: Eq. 3-5, 8, 12, 14, 15, Algorithms 1-2).
+    .. [2] C.-J. Hsieh, K.-W. Chang, C.-J. Lin, S. S. Keerthi and S.
+       Sundararajan, "A dual coordinate descent method for large-scale linear
+       SVM", ICML 2008.
+    .. [3] W. Xu, "Towards optimal one pass large scale learning with averaged
+       stochastic gradient descent", arXiv:1107.2490, 2011.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from repro.solvers import LDM
+    >>> X, y = make_classification(n_samples=300, n_features=10, random_state=0)
+    >>> clf = LDM(C=1.0, lambda1=2**-4, lambda2=2**-4).fit(X[:200], y[:200])
+    >>> clf.converged_
+    True
+    >>> print(clf.score(X[200:], y[200:]))  # held-out accuracy
+    0.9...
+    >>> margins = clf.margins(X[200:], y[200:])  # y_i f(x_i), what LDM shapes
     """
 
     # the authors' released code's hard-wired stopping constants (LDM.cpp,

@@ -53,11 +53,102 @@ _DENSE_GRAM_MAX = 2000
 
 
 class BiasFreeSVM(LDM):
-    """Soft-margin kernel SVM without bias, ``min 1/2 ||w||^2 + C sum_i max(0, 1 - y_i w'phi(x_i))``,
-    solved as LDM with lambda1 = lambda2 = 0 by coordinate descent on its dual
-    ``min 1/2 b'YKYb - e'b, 0 <= b_i <= C`` (LDM's Eq. 12 with Q = G). Parameters
-    as :class:`~repro.solvers.LDM` (C, kernel, gamma, coef0, degree, tol,
-    max_iter, warm_start, random_state, history_every)."""
+    """Soft-margin kernel SVM without a bias term: LDM at ``lambda1 = lambda2 = 0``.
+    It minimises ``1/2 ||w||^2 + C sum_i max(0, 1 - y_i w'phi(x_i))`` with
+    ``f(x) = w'phi(x)`` (no b) by LDM's dual coordinate descent (Algorithm 1 of
+    ldm.txt [1]_, Hsieh et al.'s method [2]_ in kernel form); it is the
+    bias-free SVM the LDM paper's experiments compare LDM with. Use it instead of
+    SVC when the model must have no bias (SVC and LIBSVM always fit one), e.g. to
+    isolate what LDM's margin terms add; for a linear bias-free SVM,
+    LinearSVC(fit_intercept=False) or :class:`LinearSVM` is cheaper. It holds
+    the m x m Gram matrix (O(m^2) memory, O(m) per coordinate step), so for large
+    sets with a bias SVC is the better tool.
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        Weight of the hinge losses (the box ``0 <= beta_i <= C``).
+    kernel : {'rbf', 'linear', 'poly', 'precomputed'}, default='rbf'
+        'precomputed': ``fit`` takes K(X_train, X_train) (an ndarray or a
+        :class:`PrecomputedGram`), ``predict`` K(X, X_train).
+    gamma : float, 'scale', 'auto' or None, default=None
+        Width of 'rbf' and 'poly'; None means 'scale' (SVC's rule).
+    coef0 : float, default=0.0
+        Constant of the 'poly' kernel (>= 0).
+    degree : int, default=3
+        Degree of the 'poly' kernel.
+    tol : float, default=1e-3
+        Stop when every projected gradient of the dual is at most ``tol`` in
+        absolute value, confirmed on gradients recomputed from beta.
+    max_iter : int, default=10000
+        The most passes over the coordinates; reaching it warns.
+    warm_start : bool, default=False
+        Start from the previous fit's beta (clipped into the new box) when y is
+        the same, e.g. along a path of C.
+    random_state : int, RandomState or None, default=0
+        Seed of the random coordinate order.
+    history_every : int or None, default=None
+        Stride of ``history_`` in passes (the dual objective); None: no trace.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The labels; ``classes_[1]`` is the positive class.
+    support_, support_vectors_, dual_coef_ : ndarray
+        ``f(x) = sum_i alpha_i k(x_i, x)`` over the rows with ``alpha_i =
+        y_i beta_i != 0`` (kernel='linear': ``coef_`` instead).
+    intercept_ : ndarray of shape (n_problems,)
+        Zeros.
+    beta_ : ndarray or list of ndarray
+        The dual solution per problem.
+    margins_ : ndarray of shape (n_samples,)
+        Binary fits: the training margins ``y_i f(x_i)``.
+    max_projected_gradient_ : ndarray of shape (n_problems,)
+        The largest |projected gradient| at the end.
+    n_iter_, converged_, n_unconverged_problems_, n_kernel_evals_, history_
+        As in :class:`LDM`.
+
+    See Also
+    --------
+    repro.solvers.LDM : the same solver with the margin mean and variance terms.
+    repro.solvers.SVM : ``SVM(fit_intercept=False)`` uses this for kernels.
+
+    Notes
+    -----
+    The dual is LDM's Eq. 12 with ``lambda1 = lambda2 = 0``, where Q = G and
+    ``H = Y G Y``::
+
+        min_beta  1/2 beta'YKY beta - e'beta,   0 <= beta_i <= C,
+
+    solved one coordinate at a time,
+    ``beta_i <- min(max(beta_i - (y_i f(x_i) - 1) / K_ii, 0), C)``, in a random
+    order with shrinking. Without a bias there is no equality constraint
+    ``sum_i y_i beta_i = 0``, hence single-coordinate steps. The stopping rule is
+    LDM's ``stop='tol'``: every projected gradient within ``tol``, checked again
+    on gradients recomputed from beta. LDM's other parameters are fixed class
+    attributes here (``lambda1 = lambda2 = 0``, ``solver='cd'``,
+    ``cd_order='random'``, ``shrinking=True``), so they are not parameters of
+    this estimator; ``margins`` and ``start_from`` are LDM's.
+
+    References
+    ----------
+    .. [1] T. Zhang and Z.-H. Zhou, "Large margin distribution machine", KDD
+       2014 (shared/papers/ldm.txt: Eq. 12, Algorithm 1).
+    .. [2] C.-J. Hsieh, K.-W. Chang, C.-J. Lin, S. S. Keerthi and S.
+       Sundararajan, "A dual coordinate descent method for large-scale linear
+       SVM", ICML 2008.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from repro.solvers import BiasFreeSVM
+    >>> X, y = make_classification(n_samples=300, n_features=10, random_state=0)
+    >>> clf = BiasFreeSVM(C=1.0, kernel="rbf").fit(X[:200], y[:200])
+    >>> clf.converged_
+    True
+    >>> print(clf.score(X[200:], y[200:]))
+    0.9...
+    """
 
     # fixed: the LDM parameters that make it an SVM (class attributes, so they
     # are not parameters of this estimator)
@@ -86,19 +177,96 @@ class BiasFreeSVM(LDM):
 
 
 class ASGDSVM(LDM):
-    """"SVMa": linear soft-margin SVM ``1/2 ||w||^2 + C sum_i max(0, 1 - y_i w'x_i)``
-    by averaged SGD: LDM's Algorithm 2 with lambda1 = lambda2 = 0 (its gradient
-    is then the SVM's), with the schedule and eta0 search documented in
-    :class:`~repro.solvers.LDM` (``asgd_variant='paper'``). That is Bottou's
-    ASGD (sgd-2.0 ``svmasgd``: eta0 (1 + lambda eta0 t)^-3/4, eta0 by a search on
-    a sample) except for the bias: Bottou's program learns an unregularised bias
-    with a reduced step; this one has none, like LDM (whose comparison it is).
+    """Linear soft-margin SVM without bias by averaged SGD: the LDM paper's "SVMa".
+    It minimises ``1/2 ||w||^2 + C sum_i max(0, 1 - y_i w'x_i)`` by LDM's
+    Algorithm 2 (ldm.txt [1]_) at ``lambda1 = lambda2 = 0``, where its
+    two-example gradient (Eq. 15) is the SVM's: Bottou's ASGD [2]_ with Xu's step
+    schedule [3]_ and Bottou's eta0 search, which the paper ran for "SVMa".
+    It exists to compare with LDM's own ASGD on equal terms (the same code, the
+    same steps); for your own large linear problems, scikit-learn's
+    ``SGDClassifier(loss='hinge', average=True)`` solves the same kind of
+    problem with a bias and early stopping, and LinearSVC (or
+    :class:`LinearSVM`) reaches the optimum with a stopping test.
 
-    A fixed-epoch method: it runs ``n_epochs`` epochs and tests no stopping
-    rule, so ``converged_`` is False after every fit (no convergence is
-    claimed that was not tested; on german.numer at C = 1 the default model
-    was 16.8 % above the optimum) and no ConvergenceWarning is issued.
-    C must keep m C and 1/(m C) finite (ValueError otherwise)."""
+    Parameters
+    ----------
+    C : float, default=1.0
+        Weight of the hinge losses; m C and 1/(m C) must be finite (ValueError
+        otherwise: the steps are taken in units of 1/(m C)).
+    n_epochs : int, default=5
+        T of Algorithm 2: T m stochastic steps, then stop.
+    random_state : int, RandomState or None, default=0
+        Seed of the draws and of the eta0 search's sample.
+    history_every : int or None, default=None
+        Stride of ``history_`` in epochs (the primal objective at the averaged
+        iterate); None: no trace.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The labels; ``classes_[1]`` is the positive class.
+    coef_ : ndarray of shape (n_problems, n_features)
+        The averaged w of each problem.
+    intercept_ : ndarray of shape (n_problems,)
+        Zeros (no bias).
+    eta0_ : ndarray of shape (n_problems,)
+        The initial step the search chose.
+    margins_ : ndarray of shape (n_samples,)
+        Binary fits: the training margins ``y_i f(x_i)``.
+    n_iter_ : int or ndarray
+        Steps taken (n_epochs times m).
+    converged_ : bool
+        Always False: a fixed-epoch method tests no optimality condition, so it
+        claims none (and issues no ConvergenceWarning).
+    n_unconverged_problems_ : int
+        Every problem.
+    history_ : dict of ndarray or None
+        The trace (``problem``, ``iteration``, ``time``, ``objective``).
+
+    See Also
+    --------
+    repro.solvers.LDM : ``LDM(solver='asgd')``, the same steps with the margin terms.
+    repro.solvers.LinearSVM : the same objective with a bias, solved to a tolerance.
+
+    Notes
+    -----
+    The step, the averaging and the eta0 search are :class:`LDM`'s with
+    ``asgd_variant='paper'`` (see its Notes)::
+
+        w <- (1 - eta_t a) w + eta_t y_i x_i [y_i w'x_i < 1],   a = 1/(m C),
+        eta_t = eta0 (1 + a eta0 t)^(-3/4),
+        w_bar <- w_bar + mu_t (w - w_bar),   mu_t = 1/max(1, t - t0),   t0 = m,
+
+    i.e. Eq. 15's gradient divided by m C (the authors' code's units: the same
+    minimiser), i drawn uniformly at every step. That is Bottou's ASGD
+    (sgd-2.0 ``svmasgd``) except for the bias: Bottou's program learns an
+    unregularised bias with a reduced step; this one has none, like LDM, whose
+    comparison it is. There is no stopping rule: ``n_epochs`` epochs are run,
+    and ``converged_`` is False after every fit (on german.numer at C = 1 the
+    default model was 16.8 % above the optimum). Compare
+    ``repro.objectives.hinge_primal`` with a :class:`LinearSVM` fit
+    (``fit_intercept=False``) to know how close a fit is.
+
+    References
+    ----------
+    .. [1] T. Zhang and Z.-H. Zhou, "Large margin distribution machine", KDD
+       2014 (shared/papers/ldm.txt: Eq. 15, Algorithm 2, Sec. 4.5).
+    .. [2] L. Bottou, "Large-scale machine learning with stochastic gradient
+       descent", COMPSTAT 2010.
+    .. [3] W. Xu, "Towards optimal one pass large scale learning with averaged
+       stochastic gradient descent", arXiv:1107.2490, 2011.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from repro.solvers import ASGDSVM
+    >>> X, y = make_classification(n_samples=300, n_features=10, random_state=0)
+    >>> clf = ASGDSVM(C=1.0, n_epochs=5).fit(X[:200], y[:200])
+    >>> clf.converged_  # fixed epochs: no convergence is claimed
+    False
+    >>> print(clf.score(X[200:], y[200:]))
+    0.9...
+    """
 
     lambda1 = 0.0
     lambda2 = 0.0
@@ -123,58 +291,124 @@ class ASGDSVM(LDM):
 
 
 class SVM(LinearOrKernelMixin, BaseSVMClassifier):
-    """The paper's "SVM": LIBSVM for kernels, LIBLINEAR for the linear kernel.
+    """The LDM paper's "SVM" baseline: LIBSVM for kernels, LIBLINEAR for the linear kernel.
+    It solves the soft-margin SVM ``min 1/2 ||w||^2 + C sum_i max(0, 1 - y_i
+    f(x_i))`` with scikit-learn's SVC (LIBSVM [2]_) or LinearSVC (LIBLINEAR [3]_
+    ``-s 3``, hinge loss, dual), with or without a bias, as the LDM paper (ldm.txt [1]_,
+    Sec. 4.1) compares LDM with both; the bias-free kernel SVM, which LIBSVM
+    cannot fit, is :class:`BiasFreeSVM`. Use it instead of SVC or LinearSVC when
+    you need ``converged_`` to be a fact about the returned model: every fit is
+    re-tested in float64 (LIBSVM keeps kernel values in float32 and can stop far
+    from the optimum on unscaled data or at a large C), and a LIBSVM fit that
+    fails is finished by this package's float64 SMO. Otherwise the model and the
+    cost are SVC's or LinearSVC's.
 
     Parameters
     ----------
     C : float, default=1.0
+        Weight of the hinge losses.
     kernel : {'linear', 'rbf', 'poly', 'precomputed'}, default='linear'
-    gamma, coef0, degree : kernel parameters (gamma None means 'scale').
+        'linear': LIBLINEAR; the others: LIBSVM (or :class:`BiasFreeSVM`).
+    gamma : float, 'scale', 'auto' or None, default=None
+        Width of 'rbf' and 'poly'; None means 'scale' (SVC's rule).
+    coef0 : float, default=0.0
+        Constant of the 'poly' kernel (>= 0).
+    degree : int, default=3
+        Degree of the 'poly' kernel.
     fit_intercept : bool, default=True
-        True: LIBSVM's SVC (an unregularised bias) for kernels; LIBLINEAR with
-        a constant feature of 1 (``-B 1``: the bias is regularised) for linear.
-        False: LIBLINEAR without ``-B`` (its default) for linear; the
-        bias-free kernel SVM (:class:`BiasFreeSVM`) for other kernels.
+        True: LIBSVM's SVC (an unregularised bias) for kernels; LIBLINEAR with a
+        constant feature of 1 (``-B 1``: the bias is regularised) for linear.
+        False: LIBLINEAR without ``-B`` for linear; :class:`BiasFreeSVM` for
+        other kernels.
     tol : float, default=1e-3
-        LIBSVM's / LIBLINEAR's ``-e`` (for BiasFreeSVM: its tol), below 1
-        (``base.KKT_TOL``: LIBSVM's stop holds at the zero start from 2 on).
+        LIBSVM's and LIBLINEAR's ``-e`` (BiasFreeSVM's ``tol``); below 1.
     max_iter : int, default=1000
-        The cap in passes over the data: LIBLINEAR's cap on passes (and
-        BiasFreeSVM's); for LIBSVM, ``max_iter * n_samples`` SMO steps (one
-        pass's worth of pair updates per unit), LIBSVM's and the polish's
-        (below) together. On the LDM paper's 19 available sets, RBF at every C
-        and width of its grid, LIBSVM needed at most 49 steps per sample
-        (haberman), so the default never binds there; a fit that reaches the
-        cap reports ``converged_ = False`` and warns.
+        Cap in passes over the data: LIBLINEAR's (and BiasFreeSVM's) passes; for
+        LIBSVM, ``max_iter * n_samples`` SMO steps, LIBSVM's and the polish's
+        together. A fit that reaches it warns and has ``converged_`` False.
     random_state : int, RandomState or None, default=0
-        LIBLINEAR's coordinate order (and BiasFreeSVM's).
+        LIBLINEAR's (and BiasFreeSVM's) coordinate order.
     history_every : int or None, default=None
-        The dual trace of the bias-free kernel SVM (see LDM); the LIBSVM and
-        LIBLINEAR backends keep none.
+        The dual trace of the bias-free kernel SVM; LIBSVM and LIBLINEAR keep
+        none.
 
-    Convergence is never taken from a backend's word (issue 47): ``converged_``
-    is True only when a check computed here in float64 from the returned model
-    passed as well.
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The labels; ``classes_[1]`` is the positive class.
+    coef_ : ndarray of shape (n_problems, n_features)
+        kernel='linear' only: w.
+    intercept_ : ndarray of shape (n_problems,)
+        The bias b of ``f(x) = w'phi(x) + b`` (0 with ``fit_intercept=False``).
+    support_, support_vectors_, dual_coef_ : ndarray
+        Other kernels: ``f(x) = sum_i alpha_i y_i k(x_i, x) + b`` over the
+        support vectors.
+    n_iter_ : int or ndarray
+        LIBLINEAR's passes, or LIBSVM's steps plus the polish's, per problem.
+    converged_ : bool
+        True only when a float64 test computed here from the returned model
+        passed (Notes), never on a library's word alone.
+    n_unconverged_problems_ : int
+        How many problems failed it.
+    n_kernel_evals_ : int
+        Kernel values computed by the polish only (LIBSVM and LIBLINEAR do not
+        report theirs).
+    history_ : dict of ndarray or None
+        The bias-free kernel SVM's trace; None otherwise.
 
-    * LIBSVM (kernels, ``fit_intercept=True``): LIBSVM holds kernel values in
+    See Also
+    --------
+    sklearn.svm.SVC : the LIBSVM model this wraps for kernels.
+    sklearn.svm.LinearSVC : the LIBLINEAR model this wraps for kernel='linear'.
+    repro.solvers.BiasFreeSVM : the kernel SVM without bias.
+
+    Notes
+    -----
+    Convergence is never taken from a backend's word (issue 47):
+
+    * LIBSVM (kernels, ``fit_intercept=True``) stops when its maximal violating
+      pair satisfies ``m(alpha) - M(alpha) <= tol``. It holds kernel values in
       float32, and on unscaled data or at a large C it stops with status 0 far
-      from the optimum (poly on features near 30: a dual objective of +43,
-      where alpha = 0 gives 0; RBF at C = 1e6: a KKT gap 100 times its test).
-      Its multipliers are therefore tested by LIBSVM's own rule, m(alpha) -
-      M(alpha) <= tol, in float64 (``repro.objectives.kernel_kkt_gap``). A
-      fit that fails it is polished: our SMO (``working_set='second_order'``,
-      pyx/smo.pyx, float64 throughout) continues from LIBSVM's multipliers to
-      the same test, within what is left of the step cap; the model is then
-      SMO's, and ``converged_`` is SMO's float64 test. A fit that passes keeps
-      LIBSVM's model as it was.
-    * LIBLINEAR (linear kernel): w is tested by the float64 duality gap
-      P(w) - D(alpha) <= C n tol, alpha rebuilt from w
+      from the optimum (poly on features near 30: a dual objective of +43 where
+      alpha = 0 gives 0; RBF at C = 1e6: a KKT gap 100 times its test). Its
+      multipliers are re-tested by the same rule in float64
+      (``repro.objectives.kernel_kkt_gap``). A fit that fails is polished: this
+      package's SMO (``working_set='second_order'``, float64 throughout)
+      continues from LIBSVM's multipliers to the same test, within what is left
+      of the step cap; the model is then SMO's and ``converged_`` is SMO's
+      float64 test. A fit that passes keeps LIBSVM's model as it was.
+    * LIBLINEAR (kernel='linear') is tested by the float64 duality gap
+      ``P(w) - D(alpha) <= C n tol``, alpha rebuilt from w
       (``repro.objectives.hinge_duality_gap``: the bound LIBLINEAR's own stop
       implies); a fit that fails it is not converged (no setting helps).
-    * the bias-free kernel SVM: LDM's coordinate descent, float64 throughout.
+    * The bias-free kernel SVM is :class:`BiasFreeSVM`'s coordinate descent,
+      float64 throughout.
 
-    ``n_kernel_evals_`` counts the kernel values of the polish only: LIBSVM
-    and LIBLINEAR do not report theirs.
+    On the LDM paper's 19 available sets, RBF at every C and width of its grid,
+    LIBSVM needed at most 49 steps per sample (haberman), so the default
+    ``max_iter`` never binds there.
+
+    References
+    ----------
+    .. [1] T. Zhang and Z.-H. Zhou, "Large margin distribution machine", KDD
+       2014 (shared/papers/ldm.txt, Sec. 4.1).
+    .. [2] C.-C. Chang and C.-J. Lin, "LIBSVM: a library for support vector
+       machines", ACM TIST 2(3), 2011.
+    .. [3] R.-E. Fan, K.-W. Chang, C.-J. Hsieh, X.-R. Wang and C.-J. Lin,
+       "LIBLINEAR: a library for large linear classification", JMLR 9, 2008.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from repro.solvers import SVM
+    >>> X, y = make_classification(n_samples=300, n_features=10, random_state=0)
+    >>> clf = SVM(C=1.0, kernel="rbf").fit(X[:200], y[:200])  # LIBSVM, re-tested
+    >>> clf.converged_
+    True
+    >>> print(clf.score(X[200:], y[200:]))
+    0.9...
+    >>> SVM(C=1.0, fit_intercept=False).fit(X[:200], y[:200]).converged_  # LIBLINEAR
+    True
     """
 
     _parameter_constraints = {
@@ -345,32 +579,79 @@ class SVM(LinearOrKernelMixin, BaseSVMClassifier):
 
 
 class MAMC(LinearOrKernelMixin, BaseSVMClassifier):
-    """Maximal Average Margin Classifier (Pelckmans, Suykens, De Moor, NIPS 2007).
-
-    The MAM principle maximises the average margin (1/m) sum_i y_i f(x_i) over
-    a norm ball, which has the closed form of a Parzen window classifier:
-
-        w = (1 / (gamma m)) sum_i y_i phi(x_i),   f(x) = w'phi(x) + b.
-
-    What could be read here: the paper's abstract (NeurIPS metadata) and two
-    secondary descriptions: the LDM paper (Sec. 5: "a special case of LDM
-    assuming that the margin variance is zero", with "a closed-form solution"
-    that "will degenerate to a trivial solution when the classes are not with
-    equal sizes") and Abe (2016), for whom the MAMC's bias "depends only on the
-    difference between the numbers of training data for the two classes". The
-    bias is therefore taken as the maximiser of the same average margin with
-    b penalised like w (b in the norm ball): b = (1 / (gamma m)) sum_i y_i =
-    (m+ - m-) / (gamma m), i.e. f(x) = (1 / (gamma m)) sum_i y_i (k(x_i, x) + 1).
-    gamma (the norm bound) only scales f, so the predictions do not depend on
-    it and it is not a parameter (gamma = 1). ``fit_intercept=False`` gives the
-    bias-free Parzen classifier.
+    """Maximal Average Margin Classifier (Pelckmans, Suykens and De Moor, NIPS 2007), in closed form.
+    It maximises the average margin ``1/m sum_i y_i f(x_i)`` over a norm ball,
+    whose solution is the Parzen window classifier ``f(x) = 1/m sum_i y_i
+    (k(x_i, x) + 1)`` [2]_: no optimisation, one pass over the labels. The LDM
+    paper (ldm.txt [1]_, Sec. 4 and 5) runs it as a baseline, "a special case of
+    LDM assuming that the margin variance is zero". Use it only as that
+    baseline: it has no C and no loss, and on unbalanced classes its bias
+    dominates (the paper: it "will degenerate to a trivial solution when the
+    classes are not with equal sizes"); for a classifier of your own, SVC or
+    LinearSVC is the tool.
 
     Parameters
     ----------
-    kernel, gamma, coef0, degree : kernel parameters (gamma None means 'scale').
+    kernel : {'linear', 'rbf', 'poly', 'precomputed'}, default='linear'
+        The kernel k(x, z).
+    gamma : float, 'scale', 'auto' or None, default=None
+        Width of 'rbf' and 'poly' (not the paper's norm bound); None means
+        'scale' (SVC's rule).
+    coef0 : float, default=0.0
+        Constant of the 'poly' kernel (>= 0).
+    degree : int, default=3
+        Degree of the 'poly' kernel.
     fit_intercept : bool, default=True
+        False: the bias-free Parzen classifier ``1/m sum_i y_i k(x_i, x)``.
     history_every : int or None, default=None
         Accepted for the shared interface; a closed form has no trace.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The labels; ``classes_[1]`` is the positive class.
+    coef_ : ndarray of shape (n_problems, n_features)
+        kernel='linear' only: ``w = 1/m sum_i y_i x_i``.
+    intercept_ : ndarray of shape (n_problems,)
+        ``b = (m+ - m-) / m`` (0 without ``fit_intercept``).
+    support_, support_vectors_, dual_coef_ : ndarray
+        Other kernels: every training row, with ``dual_coef_ = y_i / m``.
+    n_iter_ : int
+        1.
+    converged_ : bool
+        Always True (a closed form).
+
+    Notes
+    -----
+    The MAM principle maximises the average margin over a ball of radius
+    gamma, which gives (the norm bound gamma only scales f, so the predictions
+    do not depend on it and it is taken as 1)::
+
+        w = 1/(gamma m) sum_i y_i phi(x_i),   f(x) = w'phi(x) + b.
+
+    What could be read of the paper here: its abstract and two secondary
+    descriptions, the LDM paper's Sec. 5 (quoted above) and Abe (2016), for whom
+    the MAMC's bias "depends only on the difference between the numbers of
+    training data for the two classes". The bias is therefore taken as the
+    maximiser of the same average margin with b penalised like w (b in the norm
+    ball): ``b = 1/(gamma m) sum_i y_i = (m+ - m-) / (gamma m)``, i.e.
+    ``f(x) = 1/(gamma m) sum_i y_i (k(x_i, x) + 1)``.
+
+    References
+    ----------
+    .. [1] T. Zhang and Z.-H. Zhou, "Large margin distribution machine", KDD
+       2014 (shared/papers/ldm.txt, Sec. 4.1 and 5).
+    .. [2] K. Pelckmans, J. Suykens and B. De Moor, "A risk minimization
+       principle for a class of Parzen estimators", NIPS 2007.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from repro.solvers import MAMC
+    >>> X, y = make_classification(n_samples=300, n_features=10, random_state=0)
+    >>> clf = MAMC(kernel="rbf").fit(X[:200], y[:200])
+    >>> print(clf.score(X[200:], y[200:]))
+    0.9...
     """
 
     _parameter_constraints = {
@@ -412,10 +693,36 @@ class _Unavailable(BaseSVMClassifier):
 
 
 class MDO(_Unavailable):
-    """Margin Distribution Optimization (Garg and Roth, ICML 2003): not implemented.
+    """Margin Distribution Optimization (Garg and Roth 2003): not implemented, ``fit`` raises.
+    The LDM paper (ldm.txt [1]_, Sec. 4.1) runs MDO [2]_ as a baseline "with
+    the recommended parameters"; the definition of MDO's cost, its optimiser
+    and those parameters could not be obtained here (``reason``). The class is
+    kept, outside ``repro.solvers.__all__``, so that the LDM tables can cite
+    ``reason`` for their MDO column ('not run'). It is not an estimator to use:
+    ``fit`` raises NotImplementedError with the reason.
 
-    Kept here, outside ``repro.solvers.__all__``, for its ``reason``, which the
-    LDM tables cite for their MDO column ('not run')."""
+    Attributes
+    ----------
+    reason : str
+        Why MDO is not implemented (printed by the LDM tables).
+
+    References
+    ----------
+    .. [1] T. Zhang and Z.-H. Zhou, "Large margin distribution machine", KDD
+       2014 (shared/papers/ldm.txt, Sec. 4.1).
+    .. [2] A. Garg and D. Roth, "Margin distribution and learning algorithms",
+       ICML 2003.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from repro.solvers.ldm_baselines import MDO
+    >>> X, y = make_classification(n_samples=50, random_state=0)
+    >>> MDO().fit(X, y)
+    Traceback (most recent call last):
+        ...
+    NotImplementedError: MDO: the LDM paper runs MDO with 'the recommended parameters ...
+    """
 
     reason = ("the LDM paper runs MDO with 'the recommended parameters in [Garg and Roth "
               "2003]'; of that paper only the abstract and introduction could be obtained "
@@ -478,69 +785,110 @@ def project_simplex(v):
 
 
 class KMOMD(LinearOrKernelMixin, BaseSVMClassifier):
-    """KM-OMD (Aiolli, Da San Martino, Sperduti, ICANN 2008): the margin
-    distribution as a game between the two classes.
-
-    Only the paper's abstract could be read here; the formulation is the one of
-    the KOMD estimator published by the authors' group (MKLpy's ``KOMD``,
-    Donini and Lauriola; read, not copied), which cites that paper:
-
-        min_g  (1 - lam) g'YKYg + lam (m+ m- / m) ||g||^2
-        s.t.   g >= 0,  sum_{y_i = +1} g_i = 1,  sum_{y_i = -1} g_i = 1,
-
-    i.e. the closest pair of points p+ = sum_{+} g_i phi(x_i), p- = sum_{-} g_i
-    phi(x_i) of the two convex hulls (lam = 0: the hard-margin SVM), pulled
-    towards the uniform distributions by lam; f(x) = (p+ - p-)'phi(x) - b with
-    b = (||p+||^2 - ||p-||^2) / 2 = g'KYg / 2 (the bisecting hyperplane). The
-    factor m+ m- / m of the lam term is that implementation's and could not be
-    checked against the paper. The LDM paper selects a "C" for KM-OMD from
-    {10, 50, 100} without saying how it maps to lam: the mapping is the
-    experiments' to state.
-
-    Solved by accelerated projected gradient (FISTA with a monotone restart)
-    on the two simplices, stopped by the Frank-Wolfe gap
-    gap(g) = grad'g - min_{+} grad_i - min_{-} grad_i (the best vertex of each
-    simplex), which bounds the distance of the objective to the optimum's from
-    above (Jaggi, "Revisiting Frank-Wolfe", ICML 2013, Sec. 2: the duality gap
-    of a convex problem over a compact convex set).
-
-    Stopping rule (``stop``): 'relative' (the default) stops when
-    gap(g) <= tol * gap(g0), the gap at the uniform start g0 being the
-    problem's own scale. Scaling the data by s scales K, Q, the gradient and
-    every gap by s^2 (lam = 0 makes the problem itself scale-invariant), so
-    the rule, the iterates and the predictions do not depend on the units.
-    'legacy' is the earlier rule gap(g) <= tol * max(1, |g'Qg|), which is
-    absolute whenever the objective is below 1 (X * 1e-4 on heart stopped
-    after 8 steps at 4.1e-10, the optimum being 2.9e-20; issue 22, item 8):
-    kept only so that the committed LDM Tables 2-3 (which select it by name)
-    stay what was computed.
-
-    kernel='linear' (either rule) never forms the m x m Gram matrix:
-    Q v = (1 - lam) Y X (X'(Y v)) + ridge v costs O(nnz(X)), and the step's
-    Lipschitz constant 2 lambda_max(Q) comes from the largest singular value
-    of X (the d x d or m x m Gram of the smaller side, or a Lanczos svds).
+    """KM-OMD, the margin distribution as a game between the classes (Aiolli et al., ICANN 2008).
+    It finds the closest pair of points of the two classes' convex hulls in
+    feature space, pulled towards the uniform weights by ``lam`` (``lam = 0``:
+    the hard-margin SVM), and classifies by the hyperplane that bisects them. The
+    LDM paper (ldm.txt [1]_, Sec. 4) runs it as a baseline [2]_; the formulation
+    is that of the KOMD estimator published by the authors' group (Notes). Use
+    it as that baseline, or where a margin-distribution method without a C is
+    wanted; its kernel form holds the m x m Gram matrix and costs O(m^2) per
+    step, so for large sets SVC (or ``kernel='linear'``, which never forms the
+    Gram matrix) is the practical choice.
 
     Parameters
     ----------
     lam : float in [0, 1), default=0.1
-    kernel, gamma, coef0, degree : kernel parameters (gamma None means 'scale').
+        Weight of the pull towards uniform weights (0: hard-margin SVM).
+    kernel : {'rbf', 'linear', 'poly', 'precomputed'}, default='rbf'
+        The kernel k(x, z).
+    gamma : float, 'scale', 'auto' or None, default=None
+        Width of 'rbf' and 'poly'; None means 'scale' (SVC's rule).
+    coef0 : float, default=0.0
+        Constant of the 'poly' kernel (>= 0).
+    degree : int, default=3
+        Degree of the 'poly' kernel.
     tol : float, default=1e-8
-        'relative': stop when the Frank-Wolfe gap is at most tol times the gap
-        at the uniform start, or at its own rounding level (a start that is
-        already optimal). ('legacy': tol times max(1, |objective|).) The
-        gap bounds the objective's distance to the optimum, not the model's:
-        on badly scaled data (german, raw features; lam = 0.1) the objective
-        is flat along directions that move predictions, and the fit at tol
-        1e-7 / 1e-8 / 1e-9 (12,231 / 36,420 / 82,374 steps, 1.4 / 6.2 / 17 s
-        on the shared 2-core machine) predicted as the tol 1e-10 fit on 85.2 /
-        86.2 / 98.6 % of the training rows; scale the features first.
+        'relative': stop when the Frank-Wolfe gap is at most ``tol`` times the
+        gap at the uniform start (or at its own rounding level). 'legacy':
+        ``tol * max(1, |objective|)``.
     max_iter : int, default=100000
-        The most projected-gradient steps. A step costs O(nnz(X)) for the
-        linear kernel (german: about 0.2 ms) and O(m^2) with a Gram matrix.
+        The most projected-gradient steps; reaching it warns. A step costs
+        O(nnz(X)) for the linear kernel, O(m^2) with a Gram matrix.
     stop : {'relative', 'legacy'}, default='relative'
-        The stopping rule (above).
+        The stopping rule (Notes); 'legacy' only reproduces the committed LDM
+        Tables 2-3.
     history_every : int or None, default=None
-        Stride of the objective trace (steps).
+        Stride of ``history_`` in steps (the objective); None: no trace.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The labels; ``classes_[1]`` is the positive class.
+    coef_ : ndarray of shape (n_problems, n_features)
+        kernel='linear' only: ``w = p+ - p-``.
+    intercept_ : ndarray of shape (n_problems,)
+        ``-b``, the bisecting threshold (Notes).
+    support_, support_vectors_, dual_coef_ : ndarray
+        Other kernels: the rows with ``g_i > 0``, ``dual_coef_ = y_i g_i``.
+    n_iter_ : int or ndarray
+        Steps per problem.
+    converged_ : bool
+        Every problem met the stopping rule before ``max_iter``.
+    n_unconverged_problems_, n_kernel_evals_, history_
+        As in every estimator here.
+
+    Notes
+    -----
+    The problem (MKLpy's ``KOMD``, Donini and Lauriola, read, not copied; it
+    cites the KM-OMD paper, of which only the abstract could be read here)::
+
+        min_g  (1 - lam) g'YKYg + lam (m+ m- / m) ||g||^2
+        s.t.   g >= 0,  sum_{y_i = +1} g_i = 1,  sum_{y_i = -1} g_i = 1,
+
+    i.e. the closest points ``p+ = sum_{+} g_i phi(x_i)`` and ``p- = sum_{-}
+    g_i phi(x_i)`` of the two convex hulls, with ``f(x) = (p+ - p-)'phi(x) - b``
+    and ``b = (||p+||^2 - ||p-||^2) / 2 = g'KYg / 2``. The factor m+ m- / m of
+    the lam term is that implementation's and could not be checked against the
+    paper. The LDM paper selects a "C" for KM-OMD from {10, 50, 100} without
+    saying how it maps to lam: the mapping is the experiments' to state.
+
+    Solved by accelerated projected gradient (FISTA with a monotone restart)
+    on the two simplices, from the uniform weights. **Stopping rule**: the
+    Frank-Wolfe gap ``gap(g) = grad'g - min_{+} grad_i - min_{-} grad_i``
+    bounds the objective's distance to the optimum (Jaggi, ICML 2013, Sec. 2).
+    'relative' stops when ``gap(g) <= tol * gap(g0)``, the gap at the uniform
+    start being the problem's own scale: scaling the data by s scales every gap
+    by s^2, so the rule, the iterates and the predictions do not depend on the
+    units. 'legacy' (``gap(g) <= tol * max(1, |g'Qg|)``) is absolute whenever
+    the objective is below 1 (X * 1e-4 on heart stopped after 8 steps at
+    4.1e-10, the optimum being 2.9e-20; issue 22, item 8). The gap bounds the
+    objective's distance, not the model's: on unscaled german (lam = 0.1) the
+    fit at tol 1e-7 / 1e-8 / 1e-9 (12,231 / 36,420 / 82,374 steps, 1.4 / 6.2 /
+    17 s) predicted as the tol 1e-10 fit on 85.2 / 86.2 / 98.6 % of the
+    training rows; scale the features first.
+
+    kernel='linear' never forms the m x m Gram matrix: ``Q v = (1 - lam) Y X
+    (X'(Y v)) + ridge v`` costs O(nnz(X)), and the step's Lipschitz constant
+    ``2 lambda_max(Q)`` comes from the largest singular value of X.
+
+    References
+    ----------
+    .. [1] T. Zhang and Z.-H. Zhou, "Large margin distribution machine", KDD
+       2014 (shared/papers/ldm.txt, Sec. 4.1).
+    .. [2] F. Aiolli, G. Da San Martino and A. Sperduti, "A kernel method for
+       the optimization of the margin distribution", ICANN 2008.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from repro.solvers import KMOMD
+    >>> X, y = make_classification(n_samples=300, n_features=10, random_state=0)
+    >>> clf = KMOMD(lam=0.1, kernel="rbf").fit(X[:200], y[:200])
+    >>> clf.converged_
+    True
+    >>> print(clf.score(X[200:], y[200:]))
+    0.9...
     """
 
     _parameter_constraints = {

@@ -16,68 +16,117 @@ from .base import BaseSVMClassifier, shared_constraints
 
 
 class LinearSVM(LinearModelMixin, BaseSVMClassifier):
-    """Linear L1-loss SVM, ``min_w 1/2 ||w||^2 + C sum_i max(0, 1 - y_i f(x_i))``.
-
-    Solved in the dual by coordinate descent with shrinking (Hsieh et al. 2008,
-    the algorithm of LIBLINEAR's ``-s 3``), in Cython over dense or CSR rows.
+    """Linear soft-margin SVM by dual coordinate descent: LIBLINEAR's ``-s 3`` method in Cython.
+    It minimises ``1/2 ||w||^2 + C sum_i max(0, 1 - y_i f(x_i))`` (hinge loss,
+    with an optional regularised bias) by Hsieh et al.'s dual coordinate
+    descent with shrinking [1]_ over dense or CSR rows. It is not one of the
+    five papers' methods but their common baseline: the linear SVM that LDM
+    (ldm.txt), LSVM (lsvm_section3.txt) and NESVM (nesvm.txt) are compared
+    with, as LIBLINEAR [2]_. It solves the problem of scikit-learn's
+    ``LinearSVC(loss='hinge')`` by the same algorithm (0.72 to 0.98 times
+    LIBLINEAR ``-s 3``'s time on a9a and w8a at equal tol,
+    paper_tables/performance.md); use it instead of LinearSVC when you want
+    this package's interface (``history_`` of the dual objective per pass,
+    ``converged_`` per problem, one-vs-one, int64 CSR indices) or a
+    comparison with the papers' solvers on equal terms; otherwise LinearSVC is
+    the same model.
 
     Parameters
     ----------
     C : float, default=1.0
         Weight of the hinge loss.
     tol : float, default=0.1
-        Stop when the spread of projected gradients (max - min) is <= tol,
-        over all variables. The default is LIBLINEAR's for ``-s 3`` (``-e``,
-        "dual maximal violation <= eps", 0.1, unscaled, with the same rule in
-        ``solve_l2r_l1l2_svc``). Measured at C = 1 against tol = 1e-6, it
-        leaves the hinge primal (intercept included) 9e-5 to 9e-4 above the
-        optimum (relative) on a1a-a9a, heart_scale and w8a, 1e-3 and 2e-3 on
-        w7a and w4a, 1e-2 on w1a, in 51 to 490 passes; over C in {0.1, 1, 10} the test accuracy moved by at most
-        0.07 points on a1a, a9a, w1a and w8a (heart_scale's training accuracy:
-        0.75 points at C = 0.1). tol = 1e-4 (scikit-learn LinearSVC's default) needs
-        3,566 passes on a1a and up to 41,041 on a5a: pass a smaller tol (and
-        a larger max_iter) when the optimum itself is wanted.
+        Stop when the spread of projected gradients (max - min) over all
+        variables is at most ``tol``: LIBLINEAR's ``-e`` default for ``-s 3``.
+        Pass a smaller ``tol`` (and a larger ``max_iter``) when the optimum
+        itself is wanted (Notes).
     max_iter : int, default=1000
-        Maximum number of passes over the data. A fit that reaches it warns
-        (ConvergenceWarning): at the default tol that happens on unscaled data
-        (german, fourclass and splice as published: 206, 39 and at most 389
-        passes once scaled to [-1, 1]) or with a large C (a1a, a9a and w8a at
-        C = 10). LIBLINEAR's own cap is not this one: liblinear-official 2.50
-        (the version this package installs) stops ``-s 3`` at 300 passes with
-        "reaching max number of iterations" whatever ``-e`` is (measured on a9a
-        and w8a, C = 1, ``-B 1``, at ``-e`` 0.1 and 1e-6), so compare the two
-        at equal passes or at an equal gap, not at equal ``-e``.
+        Maximum number of passes over the data; a fit that reaches it warns
+        (ConvergenceWarning).
     fit_intercept : bool, default=True
         Append a constant feature ``intercept_scaling`` to every row, so that
-        ``f(x) = w'x + b`` with ``b`` regularised as a weight (LIBLINEAR ``-B``).
-        With False, ``f(x) = w'x`` (the formulation of the NESVM and LDM papers'
-        bias-free models).
+        ``f(x) = w'x + b`` with b regularised as a weight (LIBLINEAR ``-B``).
+        False: ``f(x) = w'x`` (the NESVM and LDM papers' bias-free models).
     intercept_scaling : float, default=1.0
         Value of that constant feature.
     random_state : int, RandomState or None, default=0
-        Seed of the coordinate order (the permutations of every pass). None:
-        a seed drawn from NumPy's global random state, so repeated fits differ
-        (see ``BaseSVMClassifier._seed``).
-    history_every : int or None, default=1
-        Stride of ``history_`` in passes (see the base module's "Trace"); the
-        default keeps every pass: a pass costs O(nnz) and its trace entry one
-        call, the O(d) objective being evaluated outside the timing.
+        Seed of the coordinate order (a permutation every pass); None draws a
+        seed, so repeated fits differ.
+    history_every : int or None, default=None
+        Stride of ``history_`` in passes (the dual objective); None: no
+        trace. A kept entry costs one call, the O(d) objective being
+        evaluated outside the timing.
 
     Attributes
     ----------
-    coef_ : ndarray (n_problems, n_features)
-    intercept_ : ndarray (n_problems,)
+    classes_ : ndarray of shape (n_classes,)
+        The labels; ``classes_[1]`` is the positive class.
+    coef_ : ndarray of shape (n_problems, n_features)
+        w of each problem.
+    intercept_ : ndarray of shape (n_problems,)
+        b (``intercept_scaling`` times the constant feature's weight).
     dual_coef_ : list of ndarray
-        ``alpha_i * y_i`` for every training row of each problem.
+        ``alpha_i y_i`` for every training row of each problem.
     n_iter_ : int or ndarray
+        Passes per problem.
     converged_ : bool
-        Whether every problem met ``tol`` before ``max_iter`` (one
-        ConvergenceWarning per fit is issued when one did not).
+        Every problem met ``tol`` before ``max_iter`` (otherwise one
+        ConvergenceWarning per fit).
     n_unconverged_problems_ : int
         How many problems stopped at ``max_iter``.
-    history_ : dict of arrays
+    history_ : dict of ndarray or None
         ``problem, iteration, time, objective``: the dual objective (to
-        minimise) after the passes kept (see ``history_every``).
+        minimise) after the passes kept.
+
+    See Also
+    --------
+    sklearn.svm.LinearSVC : LIBLINEAR; ``loss='hinge'`` is this problem.
+    repro.objectives.hinge_primal : the primal objective at a fitted model.
+
+    Notes
+    -----
+    The dual, with ``Q_ij = y_i y_j x_i'x_j`` (x_i extended by the constant
+    feature when ``fit_intercept``)::
+
+        min_alpha  1/2 alpha'Q alpha - e'alpha,   0 <= alpha_i <= C,
+        alpha_i <- min(max(alpha_i - (y_i w'x_i - 1) / Q_ii, 0), C),   w = sum_i alpha_i y_i x_i,
+
+    one coordinate at a time in a random order each pass, variables stuck at a
+    bound set aside (shrinking) and restored before the test is accepted.
+    **Stopping rule**: the spread max - min of the projected gradients at most
+    ``tol`` over all variables (LIBLINEAR's ``solve_l2r_l1l2_svc``), or
+    ``max_iter`` passes.
+
+    At the default ``tol=0.1`` and C = 1 the hinge primal (intercept included)
+    was left 9e-5 to 9e-4 above the optimum (relative) on a1a-a9a, heart_scale
+    and w8a, 1e-3 and 2e-3 on w7a and w4a, 1e-2 on w1a, in 51 to 490 passes;
+    over C in {0.1, 1, 10} the test accuracy moved by at most 0.07 points on
+    a1a, a9a, w1a and w8a against tol = 1e-6. tol = 1e-4 (LinearSVC's default)
+    needs 3,566 passes on a1a and up to 41,041 on a5a. ``max_iter`` binds at
+    the default tol on unscaled data (german, fourclass and splice as
+    published: 206, 39 and at most 389 passes once scaled to [-1, 1]) or with a
+    large C (a1a, a9a and w8a at C = 10). LIBLINEAR's own cap differs:
+    liblinear-official 2.50 stops ``-s 3`` at 300 passes whatever ``-e`` is, so
+    compare the two at equal passes or at an equal gap, not at equal ``-e``.
+
+    References
+    ----------
+    .. [1] C.-J. Hsieh, K.-W. Chang, C.-J. Lin, S. S. Keerthi and S.
+       Sundararajan, "A dual coordinate descent method for large-scale linear
+       SVM", ICML 2008.
+    .. [2] R.-E. Fan, K.-W. Chang, C.-J. Hsieh, X.-R. Wang and C.-J. Lin,
+       "LIBLINEAR: a library for large linear classification", JMLR 9, 2008.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from repro.solvers import LinearSVM
+    >>> X, y = make_classification(n_samples=300, n_features=10, random_state=0)
+    >>> clf = LinearSVM(C=1.0).fit(X[:200], y[:200])
+    >>> clf.converged_
+    True
+    >>> print(clf.score(X[200:], y[200:]))
+    0.9...
     """
 
     _parameter_constraints = {
@@ -87,7 +136,7 @@ class LinearSVM(LinearModelMixin, BaseSVMClassifier):
     }
 
     def __init__(self, C=1.0, tol=0.1, max_iter=1000, fit_intercept=True,
-                 intercept_scaling=1.0, random_state=0, history_every=1):
+                 intercept_scaling=1.0, random_state=0, history_every=None):
         self.C = C
         self.tol = tol
         self.max_iter = max_iter

@@ -201,86 +201,135 @@ def lsvm_kernel(K, d, nu, alpha, tol, max_iter, history=None, callback=None):
 
 
 class LSVM(LinearOrKernelMixin, BaseSVMClassifier):
-    """Lagrangian SVM (Mangasarian and Musicant 2001), iteration (15).
-
-    Solves the primal (7), ``min nu/2 ||(e - D(Aw - e gamma))_+||^2 + 1/2 (w'w +
-    gamma^2)`` (``repro.objectives.squared_hinge_primal``: squared hinge, bias
-    penalised), through its dual (11) (``repro.objectives.lsvm_dual``); see the
-    module docstring for the equations. The decision function is ``x'w - gamma``
-    as in the paper: ``coef_ = w`` and ``intercept_ = -gamma``. Compared with
-    LIBLINEAR's ``-s 2 -B 1`` (squared hinge, bias as a penalised feature of
-    value 1, ``1/2 w'w + C sum xi^2``) the objective is the same with
-    ``C = nu / 2`` and ``b = -gamma``.
+    """Lagrangian SVM (Mangasarian and Musicant, JMLR 2001): squared-hinge SVM with a penalised bias.
+    It solves the primal (7), ``min nu/2 ||(e - D(Aw - e gamma))_+||^2 + 1/2
+    (w'w + gamma^2)``, through its dual (11) by the fixed-point iteration (15)
+    of Section 3 [1]_ (lsvm_section3.txt), which converges linearly from any start. For the
+    linear kernel it factors only an (n+1) x (n+1) matrix (Sherman-Morrison-
+    Woodbury), and an iteration is two products with the data, so it handles
+    millions of rows with few features: at 1e6 rows and 10 features it took
+    0.32 times the time of LIBLINEAR ``-s 2`` on the same objective
+    (paper_tables/performance.md). Use it instead of LinearSVC (squared hinge)
+    when there are many more rows than features; with many features, or for a
+    hinge loss, LinearSVC or :class:`LinearSVM` is the tool. Other kernels form
+    and factor the m x m matrix Q (within ``kernel_memory``), so SVC scales
+    further there.
 
     Parameters
     ----------
     nu : float or '1/m', default=1.0
-        Weight of the squared slacks in (7). ``'1/m'``: the authors' released
-        code's default, 1 / (number of rows of the binary problem: the training
-        set, or the two classes of a one-vs-one problem).
+        Weight of the squared slacks in (7). '1/m': the authors' code's default,
+        1 / (rows of the binary problem). LIBLINEAR ``-s 2 -B 1``'s C is nu/2.
     kernel : {'linear', 'rbf', 'poly'}, default='linear'
-        'linear': the SMW path (only an (n_features+1)^2 matrix, dense or CSR
-        data). 'rbf' ``exp(-gamma ||x - z||^2)`` and 'poly' ``(gamma x.z +
-        coef0)**degree`` (the values of ``repro.kernels.kernel_matrix``): the m x m matrix
-        ``Q = I/nu + D(K + ee')D`` is formed and factored. The model is then
-        ``f(x) = sum_i u_i d_i (K(x, x_i) + 1)``: the linear model's ``x'w -
-        gamma = x'A'Du + e'Du`` with ``x'A'`` replaced by ``K(x, A')``, the
-        ``+ 1`` being the bias ``-gamma = e'Du`` that the ``ee'`` term of Q
-        carries (``dual_coef_ = u d``, ``intercept_ = e'Du``).
+        'linear': the SMW path (dense or CSR data, never densified). 'rbf'
+        ``exp(-gamma ||x - z||^2)`` and 'poly' ``(gamma x'z + coef0)^degree``:
+        Q = I/nu + D(K + ee')D is formed and factored (m x m).
     gamma : float, 'scale', 'auto' or None, default=None
-        Kernel width of 'rbf' and 'poly' (not the paper's bias gamma). None
-        means 'scale', ``1 / (n_features * X.var())`` on the training set, as
-        scikit-learn's SVC. Ignored by 'linear'.
+        Kernel width of 'rbf' and 'poly' (not the paper's bias gamma); None
+        means 'scale', as scikit-learn's SVC. Ignored by 'linear'.
     coef0 : float, default=0.0
-        Constant of the polynomial kernel.
+        Constant of the 'poly' kernel (>= 0).
     degree : int, default=3
-        Degree of the polynomial kernel.
+        Degree of the 'poly' kernel.
     alpha : float or None, default=None
         Step of (15); None means 1.9/nu, the paper's choice. Must satisfy
-        0 < alpha < 2/nu (condition (16)); a ValueError otherwise.
+        0 < alpha < 2/nu, condition (16) (ValueError otherwise).
     tol : float, default=1e-5
         Stop when ``||u^{i+1} - u^i|| <= tol`` (the authors' code's rule and
-        default); by (25) this bounds the violation of the optimality condition
-        (14) and the distance of w and gamma to the optimum. The rule is
-        absolute in u, and u = nu * slacks (9): with nu = '1/m' it loosens as m
-        grows (the former benchmarks/lsvm_scaling.py, now repro.bench.lsvm:
-        21 iterations at m = 1e4, 1 at m = 1e6, where the primal (7) was still within 1e-7 relative of
-        LIBLINEAR's ``-s 2 -B 1``).
+        default; see Notes).
     max_iter : int, default=10_000
-        Iteration cap; reaching it with the step still above ``tol`` leaves
-        ``converged_`` False and issues one ConvergenceWarning. The authors'
-        code stops at 100 (the experiments pass it by name), which the default
-        nu = 1 does not reach on the papers' small sets: with alpha = 1.9/nu the
-        directions of u in the null space of HH' contract by only |1 - alpha
-        nu| = 0.9 per iteration (20), so ||u^{i+1} - u^i|| <= 1e-5 takes 112 to
-        120 iterations on heart_scale, a1a and the UCI sets Heart, Diabetes,
-        Ionosphere and Liver, 204 on Australian and 1,437 on WDBC (unscaled,
-        features up to 4,250: the rate (20) is then set by the largest
-        eigenvalue of HH'), each fit's primal (7) within 1e-7 relative of
-        L-BFGS-B's (tests/test_estimator_defaults.py).
+        Iteration cap; reaching it leaves ``converged_`` False and warns once.
+        The authors' code stops at 100 (the experiments pass it by name).
     kernel_memory : float, default=1024
-        MB allowed for the one dense matrix LSVM factors: m x m for 'rbf' and
-        'poly' (1024 MB: up to m = 11,585 rows per binary problem), (n+1) x
-        (n+1) for 'linear'. Larger problems are refused with a ValueError giving
-        the size needed, before anything is computed (for one-vs-one problems:
-        before that problem's kernel).
-    history_every : int or None, default=1
-        Stride of ``history_`` in iterations of (15). The objective recorded is
-        the dual (11), ``1/2 u'Qu - e'u``, at the iterate: O(m) because ``Qu``
-        is carried by the iteration.
+        MB allowed for the one dense matrix LSVM factors (m x m for 'rbf' and
+        'poly': up to m = 11,585 rows at 1024 MB; (n+1) x (n+1) for 'linear');
+        a larger problem is refused up front with the size it needs.
+    history_every : int or None, default=None
+        Stride of ``history_`` in iterations of (15): the dual (11),
+        ``1/2 u'Qu - e'u``, O(m) a report since Qu is carried by the
+        iteration; None: no trace.
 
     Attributes
     ----------
-    coef_, intercept_ : ndarray (n_problems, n_features), (n_problems,)
-        'linear' only: ``w`` and ``-gamma`` of each problem.
-    dual_coef_ : list of ndarray ('linear'), or ndarray / list ('rbf', 'poly')
-        ``u_i d_i`` per training row of each problem.
-    support_, support_vectors_, n_support_, n_kernel_evals_ : 'rbf' and 'poly'
-        (see ``KernelExpansionMixin``); every row with ``u_i != 0`` is kept: the
-        iterates of (15) are not projected, so u is generally dense. The kernel
-        matrix is computed in full (``n_kernel_evals_``: m^2 per problem).
-    n_iter_, converged_, n_unconverged_problems_, history_ :
-        see the base module.
+    classes_ : ndarray of shape (n_classes,)
+        The labels; ``classes_[1]`` is the positive class.
+    coef_ : ndarray of shape (n_problems, n_features)
+        'linear' only: w of each problem.
+    intercept_ : ndarray of shape (n_problems,)
+        ``-gamma`` (the decision function is ``x'w - gamma``); for other kernels
+        ``e'Du``.
+    dual_coef_ : list of ndarray, or ndarray
+        ``u_i d_i`` per training row ('linear': every row; other kernels: the
+        rows with ``u_i != 0``, in general all of them).
+    support_, support_vectors_, n_support_ : ndarray
+        'rbf' and 'poly' only.
+    n_kernel_evals_ : int
+        'rbf' and 'poly': m^2 per problem (the matrix is computed in full).
+    n_iter_ : int or ndarray
+        Iterations of (15) per problem.
+    converged_ : bool
+        Every problem met ``tol`` before ``max_iter``.
+    n_unconverged_problems_ : int
+        How many did not.
+    history_ : dict of ndarray or None
+        The trace (``problem``, ``iteration``, ``time``, ``objective``).
+
+    See Also
+    --------
+    repro.objectives.squared_hinge_primal : the primal (7) at a fitted model.
+    repro.objectives.lsvm_dual : the dual (11).
+
+    Notes
+    -----
+    With ``H = D[A -e]`` and ``Q = I/nu + HH'`` (10), the dual of (7) is (11),
+    ``min_{u >= 0} 1/2 u'Qu - e'u``; its optimality conditions (12),
+    ``0 <= u _|_ Qu - e >= 0``, are rewritten by (13) as the fixed point (14)
+    and solved by (15)::
+
+        u^{i+1} = Q^-1 (e + ((Q u^i - e) - alpha u^i)_+),
+
+    which converges linearly from any start when ``0 < alpha < 2/nu`` (16), at
+    the rate ``||I - alpha Q^-1||`` of (20). The primal solution follows from
+    (9): ``w = A'Du``, ``gamma = -e'Du``, slacks ``u/nu``. The linear kernel
+    applies ``Q^-1 = nu (I - H (I/nu + H'H)^-1 H')`` (the SMW identity (1)) with
+    one Cholesky factor of the (n+1) x (n+1) matrix; other kernels (Sec. 4 of
+    the paper) replace AA' by K(A, A'), giving ``f(x) = sum_i u_i d_i (K(x,
+    x_i) + 1)``. Each problem starts from ``u^0 = Q^-1 e`` as the printed code
+    does.
+
+    **Stopping rule**: ``||u^{i+1} - u^i|| <= tol`` or ``max_iter`` iterations;
+    by (25) the step bounds the violation of (14) and the distance of w and
+    gamma to the optimum. The rule is absolute in u, and u = nu * slacks (9):
+    with ``nu='1/m'`` it loosens as m grows (repro.bench.lsvm: 21 iterations at
+    m = 1e4, 1 at m = 1e6, the primal (7) still within 1e-7 relative of
+    LIBLINEAR's ``-s 2 -B 1``). At the default nu = 1 with alpha = 1.9/nu the
+    directions of u in the null space of HH' contract by only 0.9 per iteration
+    (20): 112 to 120 iterations on heart_scale, a1a and the UCI sets Heart,
+    Diabetes, Ionosphere and Liver, 204 on Australian and 1,437 on WDBC
+    (unscaled: the rate is then set by the largest eigenvalue of HH'), each
+    within 1e-7 relative of L-BFGS-B's primal; hence ``max_iter=10_000`` rather
+    than the authors' 100.
+
+    Compared with LIBLINEAR's ``-s 2 -B 1`` (squared hinge, the bias a
+    penalised feature of value 1, ``1/2 w'w + C sum xi^2``) the objective is
+    the same with ``C = nu/2`` and ``b = -gamma``.
+
+    References
+    ----------
+    .. [1] O. L. Mangasarian and D. R. Musicant, "Lagrangian support vector
+       machines", JMLR 1:161-177, 2001 (its Section 3 is lsvm_section3.txt:
+       (10)-(16), (20), (25); (1), (7) and (9) are in its Sec. 2).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from repro.solvers import LSVM
+    >>> X, y = make_classification(n_samples=300, n_features=10, random_state=0)
+    >>> clf = LSVM(nu=1.0).fit(X[:200], y[:200])
+    >>> clf.converged_
+    True
+    >>> print(clf.score(X[200:], y[200:]))
+    0.9...
     """
 
     _parameter_constraints = {
@@ -296,7 +345,7 @@ class LSVM(LinearOrKernelMixin, BaseSVMClassifier):
     }
 
     def __init__(self, nu=1.0, kernel="linear", gamma=None, coef0=0.0, degree=3, alpha=None,
-                 tol=1e-5, max_iter=10_000, kernel_memory=1024, history_every=1):
+                 tol=1e-5, max_iter=10_000, kernel_memory=1024, history_every=None):
         self.nu = nu
         self.kernel = kernel
         self.gamma = gamma

@@ -11,102 +11,113 @@ from .base import BaseSVMClassifier, check_model_scale, shared_constraints
 
 
 class Pegasos(LinearModelMixin, BaseSVMClassifier):
-    """Pegasos, ``min_w lambda/2 ||w||^2 + 1/m sum_i max(0, 1 - y_i w'x_i)``.
+    """Pegasos: stochastic sub-gradient descent for the linear SVM without bias.
 
-    The algorithm of the slides (pegasos_slides.txt, "Pegasos - the
-    algorithm"), in Cython over dense or CSR rows. The model has **no bias**
-    (``intercept_`` is 0): the slides drop the offset b before the algorithm;
-    centre the data or append a constant feature when an offset is wanted.
-
-    One **iteration** is one mini-batch step of size k = ``batch_size``: draw
-    A_t, take the violators B_t = {y w_t'x < 1} among them, step
-    ``w <- (1 - mu_t lambda) w + mu_t/k sum_{B_t} y x``, then project onto the
-    ball of radius 1/sqrt(lambda). An iteration touches k examples, so
-    ``n_iter * batch_size`` examples are processed in all (the slides: "the
-    product kT determines how close to the optimal value we get"), and a step
-    costs O(nnz of the mini-batch) (w is kept as a scale times a vector).
-
-    Pegasos has no stopping rule: it is a fixed-iteration method. It always
-    runs ``n_iter`` steps and tests no optimality condition, so ``converged_``
-    is False afterwards (it claims no convergence it did not test, as
-    ASGDSVM) and no ConvergenceWarning is issued; ``n_iter`` (with
-    ``lambda_``) sets how close to the optimum it gets.
+    Minimises ``lambda/2 ||w||^2 + 1/m sum_i max(0, 1 - y_i w'x_i)`` with the
+    mini-batch projected sub-gradient steps of Pegasos [1]_ (Shalev-Shwartz,
+    Singer and Srebro, as presented in ``pegasos_slides.txt``), over dense or
+    CSR rows. Use it where you would use
+    :class:`~sklearn.linear_model.SGDClassifier` for a hinge-loss linear SVM:
+    it minimises the same objective as ``SGDClassifier(loss='hinge',
+    alpha=lambda_, fit_intercept=False)``, adds mini-batches, the projection
+    and iterate averaging, and took 0.63 to 0.79 of SGDClassifier's time for
+    the same number of examples on a9a, w8a and ijcnn1
+    (``paper_tables/performance.md``). It runs a fixed number of steps and has
+    no bias; for a precise optimum use :class:`~sklearn.svm.LinearSVC` (or
+    :class:`~repro.solvers.LinearSVM`).
 
     Parameters
     ----------
     lambda_ : float, default=1e-4
-        Regularisation weight lambda. The problem is LinearSVM's /
-        LIBLINEAR's bias-free hinge SVM with C = 1 / (lambda m), scaled by
-        lambda.
+        Regularisation weight lambda: the hinge SVM with ``C = 1 / (lambda
+        m)``, scaled by lambda.
     n_iter : int, default=1_000_000
-        Number of mini-batch steps T (not passes). The suboptimality of
-        Pegasos falls like 1 / (lambda k T) (up to a log), so what is enough
-        depends on lambda and on how close one needs to be; there is no
-        default that suits every lambda. With the default batch of one
-        example, 10^6 steps process 10^6 examples (31 passes over a9a, 20 over
-        w8a) in about 0.03-0.04 s on one core, and at the default lambda = 1e-4
-        left the last iterate (random_state=0, measured against LIBLINEAR at
-        tol=1e-6/1e-8) 2.1 % above the optimum on a9a, 0.5 % on w8a, 3.3 % on
-        a1a (variant='code': 2.5, 0.5, 4.5 %); at lambda = 1e-3 on a1a 0.4 %.
-        Averaging the last half of the iterates (``average=500_000``) gave
-        0.3 % on a9a and 0.8 % on a1a. Raise n_iter for smaller lambda or a
-        closer model.
+        Number of mini-batch steps T (not passes); ``n_iter * batch_size``
+        examples are processed. The suboptimality falls like ``1 / (lambda k
+        T)`` (up to a log): raise it for a smaller lambda or a closer model
+        (at the defaults, 2.1 % above the optimum on a9a, 0.5 % on w8a).
     batch_size : int, default=1
-        k, the number of examples per step. ``variant='slides'`` draws a
-        subset (no repeats within a step), so k is capped at the number of
-        training rows of the problem.
+        k, the examples per step ('slides': a subset, so at most the number
+        of training rows).
     projection : bool, default=True
-        Apply the slides' projection onto the ball ||w|| <= 1/sqrt(lambda)
-        after every step (the optimum lies in that ball).
+        Project w onto the ball ``||w|| <= 1/sqrt(lambda)`` after every step
+        (the optimum lies in it).
     average : bool or int, default=False
-        False: return the last iterate w_{T+1} (the slides' output). True:
-        return the plain average of all T iterates w_2 .. w_{T+1}. An int n:
-        the average of the last min(n, T) iterates, the option of the authors'
-        code (``num_iter_to_avg`` of ``Learn`` in its pegasos_optimize.cc). The average is kept lazily, so it does not change the O(nnz)
-        cost of a step. Averaging from the first iterate (True) keeps the
-        poor early iterates in the average (4.4 % above the optimum on a9a in
-        the setting of ``n_iter``, against 2.1 % for the last iterate);
-        averaging the last half did best there (see ``n_iter``).
+        False: return the last iterate. True: the average of all T iterates.
+        An int n: the average of the last ``min(n, T)`` iterates (the authors'
+        code's ``num_iter_to_avg``; the last half did best in our runs).
     variant : {'slides', 'code'}, default='slides'
-        Where the slides and the authors' released C++ code differ:
-
-        * ``'slides'``: w_1 drawn uniformly from the ball of radius
-          1/sqrt(lambda) (a Gaussian direction scaled to length
-          lambda^(-1/2) U^(1/d)); mu_t = 1/(lambda t), t = 1, 2, ...; A_t a
-          random *subset* of k distinct examples (the slides: "a random subset
-          of S of size k"), drawn independently at every step. Note that
-          mu_1 lambda = 1, so the first step forgets w_1 except through which
-          examples of A_1 violate the margin.
-        * ``'code'``: w starts at 0; mu = 1/(lambda (t + 2)) counting t from
-          0 (1/(lambda (t + 1)) for t = 1, 2, ...); the k examples of a step
-          drawn uniformly at random with replacement.
+        Where the slides and the authors' C++ code differ (Notes).
     random_state : int, RandomState or None, default=None
-        Seed of the initial w and of the mini-batches (see
-        ``BaseSVMClassifier._seed``); the same seed gives the same iterates for
-        dense and CSR input.
-    history_every : int or None, default=10_000
-        Stride of ``history_`` in iterations (mini-batch steps); the last step
-        is always kept (100 reports at the default n_iter). A kept report costs
-        an O(nnz(X)) objective, evaluated outside the reported time but not
-        outside the fit's wall time: pass None (no trace) when timing fits.
+        Seed of the initial w and of the mini-batches; the same seed gives the
+        same iterates for dense and CSR input.
+    history_every : int or None, default=None
+        None: no trace. An int: record the objective in ``history_`` every
+        ``history_every`` steps and at the last; each record evaluates the
+        whole objective, O(nnz(X)), inside the fit's wall time (a record
+        every 10,000 steps made a 5-pass fit on w8a 1.7 times as long).
 
     Attributes
     ----------
-    coef_ : ndarray (n_problems, n_features)
-    intercept_ : ndarray (n_problems,)
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    coef_ : ndarray of shape (n_problems, n_features)
+        The weights w (one row per one-vs-one problem).
+    intercept_ : ndarray of shape (n_problems,)
         Zeros (no bias).
-    n_iter_ : int or ndarray
-        Mini-batch steps taken (``n_iter``); examples processed: n_iter_ * k.
+    n_iter_ : int or ndarray of shape (n_problems,)
+        Steps taken (``n_iter``).
     converged_ : bool
-        Always False (a fixed-iteration method tests no optimality condition).
+        Always False: a fixed-iteration method tests no optimality condition
+        (and issues no ConvergenceWarning).
     n_unconverged_problems_ : int
         The number of problems (every one).
-    history_ : dict of arrays
-        ``problem, iteration, time, objective``: after the kept iterations t,
-        ``lambda/2 ||w||^2 + mean hinge`` at w_{t+1} (at the running average
-        once averaging has begun). The History has four columns, so the
-        examples processed are not a column of their own: they are
-        ``iteration * k`` (k = min(batch_size, m) for 'slides').
+    history_ : dict of ndarray
+        ``problem, iteration, time, objective``: the objective at the
+        recorded iterates (at the running average once averaging has begun;
+        empty arrays when ``history_every=None``).
+
+    See Also
+    --------
+    LinearSVM : dual coordinate descent (LIBLINEAR's method) to a tolerance.
+
+    Notes
+    -----
+    The problem, for labels y_i in {-1, +1} (one-vs-one for more classes)::
+
+        min_w  lambda/2 ||w||^2 + 1/m sum_i max(0, 1 - y_i w'x_i)
+
+    Step t draws a mini-batch A_t of k = ``batch_size`` examples, keeps the
+    violators B_t = {i in A_t : y_i w_t'x_i < 1}, and steps::
+
+        w <- (1 - mu_t lambda) w + mu_t / k sum_{i in B_t} y_i x_i
+        w <- min(1, (1 / sqrt(lambda)) / ||w||) w          (projection)
+
+    at a cost of O(nnz of the mini-batch) (w is kept as a scale times a
+    vector). 'slides': w_1 drawn uniformly from the ball of radius
+    1/sqrt(lambda), mu_t = 1 / (lambda t), A_t a random subset of k distinct
+    examples. 'code': w_1 = 0, mu_t = 1 / (lambda (t + 1)), the k examples
+    drawn with replacement. There is no stopping rule: the fit always runs
+    ``n_iter`` steps. The model is ``f(x) = w'x``; centre the data or append
+    a constant feature when an offset is wanted.
+
+    References
+    ----------
+    .. [1] S. Shalev-Shwartz, Y. Singer and N. Srebro, "Pegasos: Primal
+       Estimated sub-GrAdient SOlver for SVM", ICML 2007; presented in J.
+       Rupnik's slides "Stochastic subgradient approach for solving linear
+       support vector machines" (``pegasos_slides.txt``).
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.model_selection import train_test_split
+    >>> from repro.solvers import Pegasos
+    >>> X, y = make_classification(n_samples=1000, n_features=10, random_state=0)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    >>> clf = Pegasos(lambda_=1e-3, n_iter=20 * len(y_train), random_state=0)
+    >>> print(f"{clf.fit(X_train, y_train).score(X_test, y_test):.2f}")
+    0.91
     """
 
     _parameter_constraints = {
@@ -120,7 +131,7 @@ class Pegasos(LinearModelMixin, BaseSVMClassifier):
     }
 
     def __init__(self, lambda_=1e-4, n_iter=1_000_000, batch_size=1, projection=True,
-                 average=False, variant="slides", random_state=None, history_every=10_000):
+                 average=False, variant="slides", random_state=None, history_every=None):
         self.lambda_ = lambda_
         self.n_iter = n_iter
         self.batch_size = batch_size

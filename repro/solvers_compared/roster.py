@@ -79,10 +79,13 @@ class Entry:
     extra: dict = field(default_factory=dict)
 
 
-def _smo(**kw):
+def _smo(working_set, modification=2):
+    """SMO on one path, every setting named (the estimator's defaults are a
+    user's: tests/test_experiment_settings.py)."""
     from repro.solvers import SMO
-    return lambda kernel: (lambda n: SMO(C=C, kernel=kernel, gamma=GAMMA, kernel_cache=True,
-                                          history_every=None, **kw))
+    return lambda kernel: (lambda n: SMO(C=C, kernel=kernel, gamma=GAMMA, working_set=working_set,
+                                          modification=modification, kernel_cache=True,
+                                          history_every=None))
 
 
 def _entries():
@@ -99,17 +102,17 @@ def _entries():
             Entry("GSSVM", kernel, "hard-dual-nobias", f"run to its stopping rule{g}",
                   lambda n, k=kernel: GSSVM(kernel=k, gamma=GAMMA, history_every=None)),
             Entry("SMO (Modification 1)", kernel, "c-svm", f"C 1{g}, tol 1e-3, 200 MB row cache",
-                  _smo(modification=1)(kernel)),
+                  _smo("keerthi", modification=1)(kernel)),
             Entry("SMO (Modification 2)", kernel, "c-svm", f"C 1{g}, tol 1e-3, 200 MB row cache",
-                  _smo(modification=2)(kernel)),
+                  _smo("keerthi", modification=2)(kernel)),
             Entry("SMO (second order)", kernel, "c-svm", f"C 1{g}, tol 1e-3, WSS 2, shrinking",
-                  _smo(working_set="second_order")(kernel)),
+                  _smo("second_order")(kernel)),
             Entry("LIBSVM (SVC)", kernel, "c-svm", f"C 1{g}, tol 2e-3 (= SMO's tol 1e-3), 200 MB",
                   lambda n, k=kernel: SVC(C=C, kernel=k, gamma=GAMMA, tol=2e-3, cache_size=200),
                   family="svc", reference=True),
             Entry("HardMarginSVM", kernel, "c-svm-hard", f"C 1e6{g}, tol 1e-3",
                   lambda n, k=kernel: HardMarginSVM(kernel=k, gamma=GAMMA, C=HARD_C,
-                                                    history_every=None)),
+                                                    working_set="keerthi", history_every=None)),
             Entry("LIBSVM (SVC), C = 1e6", kernel, "c-svm-hard", f"C 1e6{g}, tol 2e-3",
                   lambda n, k=kernel: SVC(C=HARD_C, kernel=k, gamma=GAMMA, tol=2e-3,
                                           cache_size=200),

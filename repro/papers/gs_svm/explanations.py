@@ -10,9 +10,8 @@ from types import SimpleNamespace
 import numpy as np
 
 from ...explanations import Explanation, register
-from ...solvers import HardMarginSVM
 from ...tolerances import tolerance_for
-from .jobs import HM_MAX_ITER
+from .jobs import HM_C, HM_MAX_ITER
 
 # Context of gs_svm_table1: records (one per fit), cells (ours), published.
 # Context of gs_svm_table2: records (outer folds of complete sets), cells,
@@ -132,7 +131,7 @@ def _hm_cap_when(cell, ctx):
 def _hm_cap_facts(cell, ctx):
     p = _params(ctx, cell.dataset, cell.method)
     k = int(p.n_classes)
-    return {"cap": _power_of_ten(HM_MAX_ITER), "box": _power_of_ten(HardMarginSVM().C),
+    return {"cap": _power_of_ten(HM_MAX_ITER), "box": _power_of_ten(HM_C),
             "stopped": int(p.refit_unconverged_problems),
             "problems": int(p.folds) * k * (k - 1) // 2, "folds": int(p.folds)}
 

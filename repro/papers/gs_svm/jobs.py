@@ -90,6 +90,12 @@ TABLE1_METHODS = {"GS-SVMs": None, "SMO-1": 1, "SMO-2": 2}
 TABLE2_METHODS = ("GS-SVMs", "HM-SVMs", "SVMs")
 TABLE1_C_GRID = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
 HM_MAX_ITER = 1_000_000
+HM_C = 1e6  # HM-SVMs' box: the hard margin as SMO's dual with this C (HardMarginSVM)
+# Every setting of the paper's protocol is named where an estimator is built (the
+# estimators' defaults are a user's, not these; tests/test_experiment_settings.py):
+# Keerthi's SMO (working_set='keerthi') and the traces the records were made with,
+# SMO's every 100 steps and GS-SVM's every 10th step, where they are kept.
+SMO_TRACE, GSSVM_TRACE = 100, 10
 OUTER_SEED, INNER_SEED = 0, 1  # Table 2's outer and inner fold seeds
 
 
@@ -166,9 +172,10 @@ def table1_model(method: str, C: float | None):
     """The estimator of one Table 1 fit: GS-SVM, or SMO with Keerthi's
     Modification 1 or 2 in count mode (no kernel cache), theta = 0.05."""
     if method == "GS-SVMs":
-        return GSSVM(kernel="rbf", gamma=GAMMA_TABLE1)
-    return SMO(C=C, kernel="rbf", gamma=GAMMA_TABLE1, modification=TABLE1_METHODS[method],
-               tol=TABLE1_TOL, kernel_cache=False, count_table_memory=TABLE1_COUNT_TABLE_MB)
+        return GSSVM(kernel="rbf", gamma=GAMMA_TABLE1, history_every=GSSVM_TRACE)
+    return SMO(C=C, kernel="rbf", gamma=GAMMA_TABLE1, working_set="keerthi",
+               modification=TABLE1_METHODS[method], tol=TABLE1_TOL, kernel_cache=False,
+               count_table_memory=TABLE1_COUNT_TABLE_MB, history_every=SMO_TRACE)
 
 
 def run_kernel_count(protocol: Protocol, dataset: str, method: str, C: float | None) -> pd.DataFrame:
@@ -296,8 +303,8 @@ class ScoreGrid:
         if self.method == "GS-SVMs":
             return GSSVM(kernel="precomputed", history_every=None)
         if self.method == "HM-SVMs":
-            return HardMarginSVM(kernel="precomputed", max_iter=self.hm_max_iter, history_every=None,
-                                 working_set=self.working_set)
+            return HardMarginSVM(kernel="precomputed", C=HM_C, max_iter=self.hm_max_iter,
+                                 history_every=None, working_set=self.working_set)
         return SMO(kernel="precomputed", modification=2, kernel_cache=True, warm_start=True,
                    history_every=None, working_set=self.working_set)
 
@@ -443,9 +450,11 @@ def run_speed(protocol: Protocol, dataset: str, gamma: float = GAMMA_TABLE1) -> 
         for M in (X, Xt):
             M.indices, M.indptr = M.indices.astype(np.int32), M.indptr.astype(np.int32)
     makers = dict(zip(SPEED_METHODS, (
-        lambda: GSSVM(kernel="rbf", gamma=gamma),
-        lambda: SMO(C=1.0, kernel="rbf", gamma=gamma, modification=1, kernel_cache=True),
-        lambda: SMO(C=1.0, kernel="rbf", gamma=gamma, modification=2, kernel_cache=True),
+        lambda: GSSVM(kernel="rbf", gamma=gamma, history_every=GSSVM_TRACE),
+        lambda: SMO(C=1.0, kernel="rbf", gamma=gamma, working_set="keerthi", modification=1,
+                    kernel_cache=True, history_every=SMO_TRACE),
+        lambda: SMO(C=1.0, kernel="rbf", gamma=gamma, working_set="keerthi", modification=2,
+                    kernel_cache=True, history_every=SMO_TRACE),
         lambda: SVC(C=1.0, kernel="rbf", gamma=gamma, tol=1e-3),
     )))
     threads = 1

@@ -145,15 +145,17 @@ def _fit_nesvm(X, y, C, homotopy):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)  # recorded: n_iter, converged
         # the paper's printed readings by name (the estimator's defaults differ)
-        est = NESVM(model="C", C=C, homotopy=homotopy, tol=TOL, history_every=None,
-                    **PRINTED_READINGS).fit(X, y)
+        est = NESVM(model="C", C=C, kernel="linear", homotopy=homotopy, tol=TOL,
+                    history_every=None, **PRINTED_READINGS).fit(X, y)
     return est.coef_.ravel().copy(), float(est.intercept_[0]), int(np.sum(est.n_iter_))
 
 
 def _fit_pegasos(X, y, C, n_iter):
     from ...solvers import Pegasos
 
-    est = Pegasos(lambda_=1.0 / (C * X.shape[0]), n_iter=int(n_iter), batch_size=1, random_state=SEED).fit(X, y)
+    # history_every: the trace these timings were recorded with (named: not a default)
+    est = Pegasos(lambda_=1.0 / (C * X.shape[0]), n_iter=int(n_iter), batch_size=1, random_state=SEED,
+                  history_every=10_000).fit(X, y)
     return est.coef_.ravel().copy(), 0.0, int(n_iter)
 
 
@@ -201,7 +203,10 @@ def _fit_smo(X, y, C, tol, working_set):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        est = SMO(C=C, kernel="linear", tol=tol, working_set=working_set).fit(X, y)
+        # every setting named (the estimator's defaults are a user's): Keerthi's path, if
+        # chosen, in count mode, and the trace these timings were recorded with
+        est = SMO(C=C, kernel="linear", tol=tol, working_set=working_set, modification=2,
+                  kernel_cache=False, history_every=100).fit(X, y)
     alpha_y = est.dual_coef_.ravel()
     w = np.asarray(est.support_vectors_.T @ alpha_y).ravel()
     return w, float(est.intercept_[0]), int(np.sum(est.n_iter_)), float(np.ravel(est.dual_objective_)[0])
@@ -441,7 +446,8 @@ def _fit_kernel(method, X, y, C, gamma, smo_working_set, nesvm_changes=None):
             return NESVM(model="C", C=C, kernel="rbf", gamma=gamma, tol=TOL, history_every=None,
                          **{**PRINTED_READINGS, **(nesvm_changes or {})}).fit(X, y)
         if method == "SMO":
-            return SMO(C=C, kernel="rbf", gamma=gamma, tol=TOL, working_set=smo_working_set).fit(X, y)
+            return SMO(C=C, kernel="rbf", gamma=gamma, tol=TOL, working_set=smo_working_set,
+                       modification=2, kernel_cache=False, history_every=100).fit(X, y)
     if method == "LIBSVM":
         from libsvm import svmutil
 

@@ -145,8 +145,8 @@ def run_convergence(protocol: ConvergenceProtocol, dataset: str) -> pd.DataFrame
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)  # it runs to max_iter by design
         # Section IV's printed readings by name (L of Eq. 48, the absolute eps)
-        est = NESVM(model="C", C=C, mu=MU, tol=TRACE_TOL, max_iter=protocol.max_iter, trace_y=True,
-                    history_every=1, **PRINTED_READINGS).fit(X, y)
+        est = NESVM(model="C", C=C, mu=MU, kernel="linear", tol=TRACE_TOL, max_iter=protocol.max_iter,
+                    trace_y=True, history_every=1, **PRINTED_READINGS).fit(X, y)
     seconds = time.perf_counter() - start
     h = est.history_
     k = h["iteration"] - 1            # the row of step k holds F_mu(y^(k-1))
@@ -195,8 +195,8 @@ def run_reading(protocol: ReadingsProtocol, reading: str, mu: float) -> pd.DataF
     Xt, yt = datasets.load(protocol.dataset, split="test")
     y, yt = signs(y), signs(yt)
     variants = dict(zip(("printed", "alternative"), READINGS[reading]))
-    makers = {name: (lambda o=opts: NESVM(model="C", C=C, mu=mu, tol=1e-3, history_every=None,
-                                          **{**PRINTED_READINGS, **o}))
+    makers = {name: (lambda o=opts: NESVM(model="C", C=C, mu=mu, kernel="linear", tol=1e-3,
+                                          history_every=None, **{**PRINTED_READINGS, **o}))
               for name, opts in variants.items()}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)  # recorded: converged
