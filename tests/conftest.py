@@ -1,4 +1,13 @@
-"""Shared fixtures: where the tests find the dataset mirror and cache."""
+"""Shared fixtures: where the tests find the dataset mirror and cache; the tiers.
+
+Two tiers. ``pytest`` runs the fast one, what a user runs after a change: every
+solver against its references, the parsers, the layer, the pages rebuilt from the
+committed records, the doctests. ``pytest --slow`` adds the tests marked
+``@pytest.mark.slow``: workflow runs (snakemake in a subprocess), the report
+built from a fresh workflow, dataset shapes over the whole registry, long
+convergence checks. ``.ci/run`` runs both, and the real-SLURM tests
+(``REPRO_TEST_SLURM=1``).
+"""
 import os
 
 import pytest
@@ -32,4 +41,35 @@ def data_env(tmp_path_factory):
     if "REPRO_DATA_DIR" not in os.environ:
         mp.setenv("REPRO_DATA_DIR", str(tmp_path_factory.mktemp("repro-cache")))
     yield mirror
+    mp.undo()
+
+
+SLOW_OPTION = "--slow"
+
+
+def pytest_addoption(parser):
+    parser.addoption(SLOW_OPTION, action="store_true", default=False,
+                     help="also run the slow tier (tests marked slow); .ci/run does")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption(SLOW_OPTION):
+        return
+    skip = pytest.mark.skip(reason=f"slow tier: run with `pytest {SLOW_OPTION}` (.ci/run does)")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cache_in_a_temporary_folder(tmp_path_factory):
+    """A test run writes no dataset into the user's own cache (~/.cache/repro): with
+    REPRO_DATA_DIR unset, every test's cache is one temporary folder of the session
+    (the files come from the mirror, checked by their sha256 as always)."""
+    if "REPRO_DATA_DIR" in os.environ:
+        yield
+        return
+    mp = pytest.MonkeyPatch()
+    mp.setenv("REPRO_DATA_DIR", str(tmp_path_factory.mktemp("repro-cache")))
+    yield
     mp.undo()

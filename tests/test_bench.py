@@ -22,6 +22,7 @@ def tiny_rows(data_env):
 
 
 @pytest.mark.parametrize("name", list(COMPARISONS))
+@pytest.mark.slow
 def test_tiny_comparison_returns_complete_rows(tiny_rows, name):
     rows = tiny_rows[name]
     assert list(rows.columns) == COLUMNS
@@ -82,6 +83,7 @@ def test_bad_input_is_refused_clearly(tmp_path):
         write_page([bad], tmp_path / "p.md", tmp_path / "p.csv")
 
 
+@pytest.mark.slow
 def test_workflow_plans_bench_apart_from_all(data_env, tmp_path):
     from test_workflow import snakemake
 

@@ -91,6 +91,7 @@ def test_the_schema_declares_the_version_snakemake_validates_with():
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
 
 
+@pytest.mark.slow
 def test_download_false_plans_no_download_and_no_schema_warning(data_env, tmp_path):
     import repro.datasets as rd
 

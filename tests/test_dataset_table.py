@@ -60,6 +60,7 @@ def two_caches(tmp_path, monkeypatch, data_env):
     return runs
 
 
+@pytest.mark.slow
 def test_table_has_no_availability_column_or_machine_value(two_caches, monkeypatch, tmp_path):
     a, b = two_caches
     recs = [json.loads(p.read_text()) for p in a + b]
@@ -89,6 +90,7 @@ def test_table_has_no_availability_column_or_machine_value(two_caches, monkeypat
     assert got.loc["segment", "rows"] == 2310 and got.loc["w1a", "rows"] == 2477
 
 
+@pytest.mark.slow
 def test_shapes_only_from_the_registrys_files(tmp_path, two_caches):
     """A record made from other bytes (an unverified copy, another version) gives no
     shape: the page shows only what any machine with the mirror would measure."""

@@ -110,6 +110,7 @@ def test_unknown_name_suggests_close_matches():
 
 # ---------------------------------------------------------------- parsed shapes
 @pytest.mark.parametrize("name,split", CASES, ids=[f"{n}-{s}" for n, s in CASES])
+@pytest.mark.slow
 def test_shape_and_classes_match_registry(data_env, name, split):
     spec = D.get_spec(name)
     here = D.availability(name, split)
@@ -126,6 +127,7 @@ def test_shape_and_classes_match_registry(data_env, name, split):
 
 
 @pytest.mark.parametrize("name", ["ijcnn1", "a1a", "vowel"])
+@pytest.mark.slow
 def test_split_all_is_train_plus_test(data_env, name):
     Xa, ya = D.load(name, "all")
     Xr, yr = D.load(name, "train")

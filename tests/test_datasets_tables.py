@@ -82,6 +82,7 @@ def test_every_table_dataset_has_a_golden_result_or_is_absent(data_env):
 
 
 @pytest.mark.parametrize("key", sorted(GOLDEN))
+@pytest.mark.slow
 def test_declarations_give_exactly_the_pre_declaration_arrays(data_env, key):
     name, split = key.split("/")
     spec = REGISTRY[name]

@@ -44,6 +44,7 @@ def _titles(fig) -> str:
 
 
 @pytest.mark.parametrize("table_id", list(FIGURES))
+@pytest.mark.slow
 def test_every_figure_has_no_legend_entry_without_a_point_and_names_its_figure(table_id, monkeypatch):
     out, drawn = _built(table_id, monkeypatch)
     assert len(drawn) == 1 and out.figures["png"][:4] == b"\x89PNG"
@@ -88,6 +89,7 @@ def _cap_marks(fig) -> list:
             for x, y in line.get_xydata()]
 
 
+@pytest.mark.slow
 def test_capped_runs_are_marked_where_they_stop(monkeypatch):
     # NESVM time: the fits killed at the 60 s cap (a6a: LIBSVM and SMO at C = 1000), drawn at the cap
     _, (fig,) = _built("nesvm_time", monkeypatch)

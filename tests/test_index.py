@@ -160,6 +160,7 @@ def test_each_page_opens_with_the_papers_table_in_its_rows_and_columns(table_id)
             assert re.search(rf"[(/]{re.escape(text)}[±)•∘/]", line), (dataset, text, line)
 
 
+@pytest.mark.slow
 def test_the_quick_scale_index_says_it_judges_nothing_and_its_links_work(tmp_path):
     """Below the full scale the index opens by saying it is a small protocol
     that judges nothing against the papers; every link it makes resolves

@@ -9,6 +9,8 @@ import shutil
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from repro.papers import NAMES
 from repro.papers.catalog import SUMMARIES, TABLES
 from repro.papers.gs_svm import order_spread, readings, split_spread, uncapped
@@ -20,6 +22,7 @@ from repro.papers.nesvm import readings as nesvm_readings
 from test_workflow import REPO, copy_workflow, run_snakemake  # the tests folder is on sys.path (rootdir imports)
 
 
+@pytest.mark.slow
 def test_the_report_holds_every_table_figure_and_the_index(data_env, tmp_path):
     copy_workflow(tmp_path)
     (tmp_path / "paper_tables").mkdir()

@@ -34,6 +34,7 @@ def tiny(tmp_path_factory, data_env):
     return table, out
 
 
+@pytest.mark.slow
 def test_tiny_writes_the_page_and_csv_with_their_columns(tiny):
     table, out = tiny
     csv = pd.read_csv(out / "solvers_compared.csv")
@@ -50,6 +51,7 @@ def test_tiny_writes_the_page_and_csv_with_their_columns(tiny):
     assert md.count(header) == 2
 
 
+@pytest.mark.slow
 def test_every_solver_appears_on_every_set(tiny):
     table, _ = tiny
     expected = {(e.solver, e.kernel) for e in ENTRIES}

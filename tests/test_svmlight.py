@@ -28,6 +28,7 @@ def binaries(tmp_path_factory):
     return into
 
 
+@pytest.mark.slow
 def test_build_keeps_only_the_programs_and_its_record(binaries):
     assert S.available(binaries) and S.why_unavailable(binaries) is None
     assert sorted(p.name for p in binaries.iterdir()) == ["build.json", "svm_classify", "svm_learn"]

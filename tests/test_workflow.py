@@ -30,6 +30,7 @@ def snakemake(*args):
 
 
 @pytest.mark.parametrize("scale", ["full", "quick", "tiny"])
+@pytest.mark.slow
 def test_dry_run_plans_every_target(data_env, scale, tmp_path):
     # --forceall: plan the whole DAG whatever outputs this checkout already has
     r = snakemake("-n", "--forceall", "--config", f"scale={scale}", f"results_dir={tmp_path}")
@@ -69,12 +70,14 @@ def test_snakefmt_is_clean():
     assert r.returncode == 0, r.stdout + r.stderr
 
 
+@pytest.mark.slow
 def test_unknown_scale_is_refused(data_env):
     r = snakemake("-n", "--config", "scale=fast")
     assert r.returncode != 0
     assert "'fast' is not one of ['full', 'quick', 'tiny']" in r.stdout + r.stderr
 
 
+@pytest.mark.slow
 def test_a_misspelt_key_or_a_wrong_kind_is_refused_by_the_schema(data_env):
     r = snakemake("-n", "--config", "scael=quick")
     assert r.returncode != 0 and "scael" in r.stdout + r.stderr
@@ -83,6 +86,7 @@ def test_a_misspelt_key_or_a_wrong_kind_is_refused_by_the_schema(data_env):
 
 
 @pytest.mark.parametrize("key", ["skip_datasets", "partial_datasets"])
+@pytest.mark.slow
 def test_a_dataset_no_table_knows_is_refused_in_one_line(data_env, key):
     r = snakemake("-n", "--config", f'{key}=["Page","Pgae"]')
     out = r.stdout + r.stderr
@@ -90,6 +94,7 @@ def test_a_dataset_no_table_knows_is_refused_in_one_line(data_env, key):
     assert f"config {key}: no table knows the dataset(s) ['Pgae']" in out, out
 
 
+@pytest.mark.slow
 def test_the_old_profile_key_is_refused_with_the_new_name(data_env):
     """config profile collided with Snakemake's own --profile: it is now scale."""
     r = snakemake("-n", "--config", "profile=quick")
@@ -97,6 +102,7 @@ def test_the_old_profile_key_is_refused_with_the_new_name(data_env):
     assert "use --config scale=quick" in r.stdout + r.stderr
 
 
+@pytest.mark.slow
 def test_skipped_datasets_are_left_out_of_the_plan(data_env):
     r = snakemake("-n", "--forceall", "--config", "skip_datasets=[\"Page\",\"Iris\"]", "reuse_records=false",
                   "--", "gs_svm_table2")
@@ -106,6 +112,7 @@ def test_skipped_datasets_are_left_out_of_the_plan(data_env):
     assert "table2/Page/" not in out and "table2/Iris/" not in out
 
 
+@pytest.mark.slow
 def test_partial_datasets_plan_only_the_folds_already_run(data_env, tmp_path):
     # a results folder of its own, so what this checkout has run does not matter
     done = tmp_path / "full" / "gs_svm" / "table2" / "Page" / "fold3_HM-SVMs.csv"
@@ -120,6 +127,7 @@ def test_partial_datasets_plan_only_the_folds_already_run(data_env, tmp_path):
     assert "table2/Page/fold3_SVMs.csv" not in out and "table2/Page/fold0_HM-SVMs.csv" not in out
 
 
+@pytest.mark.slow
 def test_unlock_needs_no_core_count(data_env, tmp_path):
     # After a killed run Snakemake tells the user to run `snakemake --unlock`,
     # which passes no --cores: no rule may read workflow.cores while parsing.
@@ -130,6 +138,7 @@ def test_unlock_needs_no_core_count(data_env, tmp_path):
     assert "Unlocked working directory" in r.stdout + r.stderr
 
 
+@pytest.mark.slow
 def test_quick_table_runs_through_the_generic_scripts(data_env, tmp_path):
     """The generic record and table scripts end to end: Table 2 of the quick
     scale with two of its three sets skipped, in a copy of the workflow."""
@@ -155,6 +164,7 @@ def test_quick_table_runs_through_the_generic_scripts(data_env, tmp_path):
     assert records.count("\nIris,") == 30  # 10 outer folds x 3 methods
 
 
+@pytest.mark.slow
 def test_every_page_the_full_scale_writes_is_committed(data_env, tmp_path):
     """No target leaves an untracked file in paper_tables/ (the quick scale writes
     to results/quick/paper_tables/)."""

@@ -35,6 +35,7 @@ def adult1_records(data_env):
     return pd.concat([GS.run_kernel_count(protocol, **job) for job in jobs], ignore_index=True)
 
 
+@pytest.mark.slow
 def test_adult1_gssvm_kernel_count(adult1_records):
     """GS-SVM's count on Adult-1 (an original set) is the committed full run's,
     exactly, and the verdict the page gives it is what the tolerance measured
@@ -54,6 +55,7 @@ def test_adult1_gssvm_kernel_count(adult1_records):
     assert not cells.loc["GS-SVMs", "standin"]
 
 
+@pytest.mark.slow
 def test_adult1_smo_needs_at_least_ten_times_the_kernel_evaluations(adult1_records):
     """The paper's headline: GS-SVM needs 10 to 30 times fewer kernel values than
     SMO (its Table 1 actually spans 9.6 to 50.8)."""

@@ -123,6 +123,7 @@ def test_jobs_and_their_files_cover_the_grid():
 
 
 @pytest.mark.parametrize("name", [n for n in N.IMAGE_SETS if n not in N.IMAGE_STANDINS])
+@pytest.mark.slow
 def test_the_image_experiment_runs_on_synthetic_data_of_each_sets_shape(name):
     """The image sets' features were never published: the same job code runs
     on synthetic data of the set's dimension and class count (small), and
@@ -467,6 +468,7 @@ def test_the_time_experiments_nesvm_reproduces_its_committed_records(data_env):
 
 
 @pytest.mark.parametrize("C", [1.0, 100.0])
+@pytest.mark.slow
 def test_the_reference_optimum_is_the_same_on_either_smo_path(data_env, C):
     """Protocol.smo_working_set (issue 25): the second-order path reaches the
     Keerthi path's optimum of the same dual on Table I's set 1 (a1a) to REF_TOL."""

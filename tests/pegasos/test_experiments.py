@@ -51,6 +51,7 @@ def test_full_scale_plans_the_four_offline_sets_and_the_standin(data_env):
     assert set(PG.STANDINS) == {"news20-halves"} and PG.STANDINS["news20-halves"] == PG.CCAT
 
 
+@pytest.mark.slow
 def test_news20_halves_groups_topics_1_to_10_against_11_to_20(data_env):
     X, y = datasets.load("news20-halves")
     X20, y20 = datasets.load("news20.multiclass")
@@ -73,6 +74,7 @@ def test_ccat_is_not_planned_when_it_cannot_be_read_offline(data_env):
     assert all(j["dataset"] != PG.CCAT_REGISTRY for j in PG.jobs(PG.PROTOCOLS["full"]))
 
 
+@pytest.mark.slow
 def test_pegasos_trace_records(quick_records):
     records, _ = quick_records
     protocol = PG.PROTOCOLS["quick"]
@@ -87,6 +89,7 @@ def test_pegasos_trace_records(quick_records):
         assert g["test_error"].between(0, 1).all()
 
 
+@pytest.mark.slow
 def test_objective_is_the_slides_scale(quick_records):
     # one kept iterate again, its objective written out from the slides' formula
     records, _ = quick_records
@@ -346,6 +349,7 @@ def test_svmlight_fit_past_the_cap_is_recorded_as_not_reached(data_env, monkeypa
     assert PG.times_to_gap(rec.assign(objective=np.nan)).empty  # no point: no time to any gap
 
 
+@pytest.mark.slow
 def test_standin_rows_carry_the_label(data_env, svmlight_dir, monkeypatch):
     # the news20 stand-in on a small budget: every record, cell and section says so
     monkeypatch.setenv("REPRO_SVMLIGHT_DIR", str(svmlight_dir))
