@@ -17,7 +17,10 @@ That changes the machine, so the tests that use it run only when asked
 (``REPRO_TEST_SLURM=1``, which ``.ci/run`` sets): a plain ``pytest`` leaves the
 system alone and says how to opt in (issue 47).
 """
+import contextlib
 import os
+import re
+import shlex
 import shutil
 import signal
 import socket
@@ -25,6 +28,9 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
+
+REPO = Path(__file__).resolve().parents[1]
 
 PACKAGES = ("slurm-wlm", "munge")
 DAEMONS = ("munged", "slurmctld", "slurmd")
@@ -43,6 +49,106 @@ NOT_ASKED = (
 def asked() -> bool:
     """Whether this test run asked for the cluster tests (OPT_IN set to 1)."""
     return os.environ.get(OPT_IN) == "1"
+
+
+def readme_cluster_commands() -> list:
+    """The commands of README.md's "On a SLURM cluster" section, in order: for
+    each bash block, (environment variables set before ``snakemake``, the
+    arguments after it)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### On a SLURM cluster"):]
+    section = section[:re.search(r"\n#{1,3} ", section[1:]).start() + 1]  # to the next heading
+    commands = []
+    for block in re.findall(r"```bash\n(.*?)```", section, re.S):
+        words = shlex.split(block.replace("\\\n", " "))
+        env = {}
+        while words and re.fullmatch(r"[A-Z_][A-Z0-9_]*=.*", words[0]):
+            name, _, value = words.pop(0).partition("=")
+            env[name] = value
+        assert words and words[0] == "snakemake", block
+        commands.append((env, words[1:]))
+    return commands
+
+
+def workflow_rules() -> dict:
+    """Rule name -> (runs on the submitting host: ``localrule: True``, a timing
+    job: ``threads: every_core``), read from the workflow's rules files."""
+    rules = {}
+    for path in [REPO / "workflow" / "Snakefile", *sorted((REPO / "workflow" / "rules").glob("*.smk"))]:
+        for name, body in re.findall(r"^rule (\w+):\n(.*?)(?=^\S|\Z)", path.read_text(), re.S | re.M):
+            rules[name] = (bool(re.search(r"^\s+localrule: True", body, re.M)),
+                           bool(re.search(r"^\s+threads: every_core", body, re.M)))
+    return rules
+
+
+def filled(env: dict, account=None, partition=None) -> dict:
+    """A README command's variables with its placeholders filled in; a variable
+    whose placeholder is given None is left out (unset)."""
+    values = {"<account>": account, "<partition>": partition}
+    out = {}
+    for name, value in env.items():
+        value = values.get(value, value)
+        if value is not None:
+            out[name] = value
+    return out
+
+
+@contextlib.contextmanager
+def shared_cache():
+    """A data cache where a cluster's jobs would find it (the workflow refuses one under
+    /tmp or $TMPDIR under a cluster executor): a new folder under ~/.cache, removed after."""
+    base = Path.home() / ".cache"
+    base.mkdir(parents=True, exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix="repro-cluster-test-", dir=base))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+class Request(NamedTuple):
+    """What a SLURM job asked for: minutes, MB, CPUs per task (one task), partition."""
+    minutes: int
+    mem_mb: int
+    cpus: int
+    partition: str
+
+
+def _minutes(limit: str) -> int:
+    """squeue's time limit ([days-]hours:minutes:seconds, or minutes:seconds) in minutes."""
+    days, _, clock = limit.rpartition("-")
+    parts = [int(p) for p in clock.split(":")]
+    while len(parts) < 3:
+        parts.insert(0, 0)
+    hours, minutes, seconds = parts
+    return int(days or 0) * 1440 + hours * 60 + minutes + (seconds > 0)
+
+
+def _megabytes(memory: str) -> int:
+    """squeue's minimum memory (4000M, 2G, ...) in MB."""
+    units = {"K": 1 / 1024, "M": 1, "G": 1024, "T": 1024 * 1024}
+    return round(float(memory[:-1]) * units[memory[-1]]) if memory[-1] in units else int(memory)
+
+
+def submitted(output: str) -> dict:
+    """SLURM job id -> rule, for every job the executor plugin says it submitted
+    ("... submitted with SLURM jobid N (log: .../slurm_logs/rule_<rule>/...)")."""
+    jobs = {}
+    for jobid, log in re.findall(r"submitted with SLURM jobid (\d+) \(log: (.*?)\)", output):
+        rule = next(p[len("rule_"):] for p in Path(log).parts if p.startswith("rule_"))
+        jobs[jobid] = rule
+    return jobs
+
+
+def requests(job_ids) -> dict:
+    """SLURM job id -> :class:`Request`, from squeue (finished jobs are kept MinJobAge)."""
+    out = _run("squeue", "--states=all", "--noheader", f"--jobs={','.join(job_ids)}",
+               "--format=%i|%l|%m|%c|%P").stdout
+    found = {}
+    for line in out.splitlines():
+        jobid, limit, memory, cpus, partition = line.strip().split("|")
+        found[jobid] = Request(_minutes(limit), _megabytes(memory), int(cpus), partition)
+    return found
 
 
 class SlurmUnavailable(RuntimeError):
@@ -85,7 +191,9 @@ def slurm_conf(scratch: Path, host: str, cpus: int, memory_mb: int) -> str:
         "SelectTypeParameters=CR_Core_Memory",
         "AccountingStorageType=accounting_storage/none",
         "JobAcctGatherType=jobacct_gather/none",
-        "MinJobAge=300",  # squeue status (no sacct) needs finished jobs kept >= 120 s
+        # squeue status (no sacct) needs finished jobs kept >= 120 s; the tests read every
+        # job's requests from squeue after runs of several minutes: kept an hour
+        "MinJobAge=3600",
         "ReturnToService=2",
         f"StateSaveLocation={scratch}/state",
         f"SlurmdSpoolDir={scratch}/spool",

@@ -1,4 +1,6 @@
-"""Every ```python block of README.md runs as written, warnings as errors.
+"""Every ```python block of README.md runs as written, warnings as errors; so does
+every ``.. code-block:: python`` of the documentation pages that moved out of the
+README (DOC_PAGES).
 
 A new user copies these blocks first, so each is executed verbatim (from a
 temporary working directory, with the dataset mirror of the ``data_env``
@@ -15,6 +17,7 @@ binds fails with that name, rather than with a NameError halfway through.
 import ast
 import builtins
 import re
+import textwrap
 import warnings
 from pathlib import Path
 
@@ -22,11 +25,21 @@ import pytest
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 _FENCE = re.compile(r"^```(?:python|py)[ \t]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
+# Pages of the documentation site whose Python blocks a reader copies as they would the
+# README's (what the README held before it was cut to a five-minute read).
+DOC_PAGES = [Path(__file__).resolve().parents[1] / "docs" / "estimators.rst"]
+_RST_BLOCK = re.compile(r"^\.\. code-block:: python[ \t]*\n[ \t]*\n((?:(?:[ \t]+\S.*)?\n)+)", re.MULTILINE)
 
 
 def _blocks(text):
     """(first line number of the code, code) of every python block."""
     return [(text.count("\n", 0, m.start(1)) + 1, m.group(1)) for m in _FENCE.finditer(text)]
+
+
+def _rst_blocks(text):
+    """(first line number of the code, code) of every ``.. code-block:: python``."""
+    return [(text.count("\n", 0, m.start(1)) + 1, textwrap.dedent(m.group(1)))
+            for m in _RST_BLOCK.finditer(text)]
 
 
 def _bound_and_read(code):
@@ -47,12 +60,12 @@ def _bound_and_read(code):
     return bound, read
 
 
-def _sessions(text):
+def _sessions(text, blocks=_blocks):
     """Blocks grouped into sessions: a session is a block and the blocks that
     continue it (see the module docstring). Returns [(lines, [code, ...],
     unresolved names)]."""
     sessions = []
-    for line, code in _blocks(text):
+    for line, code in blocks(text):
         bound, read = _bound_and_read(code)
         free = read - bound - set(dir(builtins))
         if free and sessions and free & sessions[-1][3]:
@@ -90,3 +103,23 @@ def test_readme_block_runs(lines, codes, unresolved, data_env, tmp_path, monkeyp
         for line, code in zip(lines, codes):
             # padded so that a traceback names the README's own line numbers
             exec(compile("\n" * (line - 1) + code, str(README), "exec"), namespace)
+
+
+DOC_SESSIONS = [(page, *session) for page in DOC_PAGES
+                for session in _sessions(page.read_text(encoding="utf-8"), _rst_blocks)]
+
+
+def test_doc_pages_have_python_blocks():
+    assert {page for page, *_ in DOC_SESSIONS} == set(DOC_PAGES)
+
+
+@pytest.mark.parametrize("page,lines,codes,unresolved", DOC_SESSIONS,
+                         ids=[f"{s[0].name}:" + "+".join(map(str, s[1])) for s in DOC_SESSIONS])
+def test_doc_page_block_runs(page, lines, codes, unresolved, data_env, tmp_path, monkeypatch):
+    assert not unresolved, f"{page.name} block at line {lines[0]} reads names no block defines: {unresolved}"
+    monkeypatch.chdir(tmp_path)
+    namespace = {"__name__": "__docs__"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for line, code in zip(lines, codes):
+            exec(compile("\n" * (line - 1) + code, str(page), "exec"), namespace)

@@ -1,8 +1,11 @@
 """A cluster job's requests come from what the job measured (issue 26)."""
 import math
+from pathlib import Path
 
 from repro.experiments import resources as R
 from repro.papers.catalog import TABLES
+
+README = Path(__file__).resolve().parents[1] / "README.md"
 
 
 def test_requests_are_the_measured_time_and_memory_with_their_margins(tmp_path):
@@ -29,9 +32,7 @@ def test_the_summary_names_every_table():
 
 
 def test_the_readmes_longest_job_is_what_the_records_measured():
-    from pathlib import Path
-
-    readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text().split())
+    readme = " ".join(README.read_text(encoding="utf-8").split())
     # the longest job of all the records, and of GS-SVM's Table 2 (the accuracy tables' longest)
     for tables in (TABLES.values(), [TABLES["gs_svm_table2"]]):
         longest = max(m.seconds for spec in tables for m in R.measured(spec).values())

@@ -30,7 +30,7 @@ def _papers(spec):
     return "; ".join(f"{r.paper.upper()} {r.table} '{r.name}'" for r in spec.papers) or "-"
 
 
-# Printed under the list: what each word promises (README "Data: mirror, cache, downloads").
+# Printed under the list: what each word promises (docs/data.rst, "Data: mirror, cache, downloads").
 LEGEND = """\
 cached       in the cache: loads with no copy and no network
 mirror       in the mirror: copied into the cache, sha256-checked, on first load

@@ -7,11 +7,14 @@ in one place: ``--config download=false`` reaches the workflow as the string
 ``bool("false")`` is True, so a value read loosely turned downloads on (issue 47).
 A boolean is true or false in any case, or a real YAML boolean; anything else,
 ``no`` or ``flase`` included, is refused with the key and the accepted words,
-before anything is planned.
+before anything is planned. Under a cluster executor, :func:`shared_storage`
+refuses a data cache or mirror that the jobs on the compute nodes could not
+reach (on the submitting machine's own storage, or a cache that cannot be made).
 """
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import NamedTuple
 
@@ -126,3 +129,122 @@ def mirror(settings: Settings, environment=os.environ) -> Path | None:
             "or set it empty for no mirror",
         )
     return None
+
+
+# -- Storage a cluster's jobs must share -------------------------------------------------
+# Folders that are each machine's own: a data cache (or mirror) there is seen by the
+# submitting host's steps but not by the jobs on the compute nodes.
+NODE_LOCAL_FOLDERS = ("/tmp", "/var/tmp", "/dev/shm", "/run")
+# Environment variables naming one machine's (or one job's) own scratch folder
+NODE_LOCAL_VARIABLES = ("TMPDIR", "XDG_RUNTIME_DIR")
+# Filesystems held in one machine's memory
+MEMORY_FILESYSTEMS = ("tmpfs", "ramfs")
+
+
+def _mount_type(path: Path, mounts: Path) -> str | None:
+    """The filesystem type of the mount that holds ``path`` (from /proc/mounts), or
+    None where that cannot be read."""
+    try:
+        lines = mounts.read_text().splitlines()
+    except OSError:
+        return None
+    best, kind = "", None
+    for line in lines:
+        fields = line.split()
+        if len(fields) < 3:
+            continue
+        # /proc/mounts writes a space in a mount point as \040 (octal escapes)
+        point = re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), fields[1])
+        inside = str(path) == point or str(path).startswith(point.rstrip("/") + "/")
+        if inside and len(point) >= len(best):
+            best, kind = point, fields[2]
+    return kind
+
+
+def node_local(path: Path, environment=os.environ, mounts=Path("/proc/mounts")) -> str | None:
+    """Why ``path`` is on one machine's own storage, in words, or None where
+    nothing says so: under /tmp, /var/tmp, /dev/shm or /run, under $TMPDIR or
+    $XDG_RUNTIME_DIR (unless that folder holds your home), or on a filesystem in
+    memory (tmpfs). Paths are compared resolved (symbolic links followed)."""
+    path = Path(path).expanduser().resolve()
+    home = Path.home().resolve()
+
+    def under(folder: Path) -> bool:
+        return path == folder or folder in path.parents
+
+    for folder in NODE_LOCAL_FOLDERS:
+        if under(Path(folder).resolve()):
+            return f"under {folder}"
+    for name in NODE_LOCAL_VARIABLES:
+        value = environment.get(name)
+        if not value:
+            continue
+        folder = Path(value).expanduser().resolve()
+        if folder != Path(folder.anchor) and not (home == folder or folder in home.parents) \
+                and under(folder):
+            return f"under ${name} ({folder})"
+    kind = _mount_type(path, Path(mounts))
+    if kind in MEMORY_FILESYSTEMS:
+        return f"on a {kind} filesystem (in one machine's memory)"
+    return None
+
+
+def _creatable(path: Path) -> str | None:
+    """Why the folder ``path`` cannot be used (not a folder, not writable, cannot be
+    created), or None; nothing is created."""
+    path = Path(path).expanduser()
+    if path.exists():
+        if not path.is_dir():
+            return "is not a folder"
+        return None if os.access(path, os.W_OK | os.X_OK) else "is not writable"
+    parent = next((p for p in path.parents if p.exists()), None)
+    if parent is None or not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+        return f"does not exist and cannot be created (no writable folder {parent} above it)"
+    return None
+
+
+def data_cache(settings: Settings, environment=os.environ) -> tuple:
+    """The data cache this run uses and where it was set, in words: config
+    data_cache, else REPRO_DATA_DIR, else the package's per-user default
+    (repro.datasets.sources.data_dir)."""
+    if settings.data_cache is not None:
+        return settings.data_cache, "config data_cache"
+    if environment.get("REPRO_DATA_DIR"):
+        return Path(environment["REPRO_DATA_DIR"]).expanduser(), "REPRO_DATA_DIR (config data_cache is null)"
+    from repro.datasets.sources import data_dir
+
+    return data_dir(), "the per-user default (config data_cache and REPRO_DATA_DIR unset)"
+
+
+def shared_storage(settings: Settings, mirror: Path | None, executor: str,
+                   environment=os.environ, mounts=Path("/proc/mounts")) -> None:
+    """Refuse, under a cluster executor (``executor``: its name), a data cache or
+    mirror the cluster's jobs could not reach where this machine can tell: on its
+    own storage (:func:`node_local`), or a cache that does not exist and cannot be
+    created. One line each, naming the setting and what to do."""
+    cache, given = data_cache(settings, environment)
+    why = node_local(cache, environment, mounts)
+    if why is not None:
+        raise ConfigError(
+            f"{given}: the data cache {cache} is {why}, which the {executor} jobs on other "
+            "nodes do not see; set config data_cache (--config data_cache=DIR) or "
+            "REPRO_DATA_DIR to a folder on storage every compute node mounts (your home "
+            "or project space)"
+        )
+    cannot = _creatable(cache)
+    if cannot is not None:
+        raise ConfigError(
+            f"{given}: the data cache {cache} {cannot}; set config data_cache "
+            "(--config data_cache=DIR) or REPRO_DATA_DIR to a folder you can write on "
+            "storage every compute node mounts"
+        )
+    why = None if mirror is None else node_local(mirror, environment, mounts)
+    if why is not None:
+        given = ("config data_mirror" if settings.data_mirror is not None
+                 else "REPRO_DATA_MIRROR" if environment.get("REPRO_DATA_MIRROR")
+                 else "the mirror found beside the checkout (REPRO_DATA_MIRROR unset)")
+        raise ConfigError(
+            f"{given}: the dataset mirror {mirror} is {why}, which the {executor} jobs on "
+            "other nodes do not see; set config data_mirror or REPRO_DATA_MIRROR to a copy on "
+            "storage every compute node mounts, or REPRO_DATA_MIRROR empty for none"
+        )

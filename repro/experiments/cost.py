@@ -12,6 +12,11 @@ The wall time is that of a longest-first schedule of the measured jobs on the
 cores: jobs that take every core (timing jobs) run alone, the others fill the
 cores. It counts the jobs' own measured seconds plus a measured start-up per
 job (a new Python process importing the package), not Snakemake's own time.
+
+On a cluster (a non-local executor: the SLURM profile) no local wall time
+holds: :func:`cluster_summary` gives what a cluster user needs instead, the
+jobs submitted, their CPU-hours (each job's measured seconds times the cores it
+asks for), the longest job and the largest memory request.
 """
 from __future__ import annotations
 
@@ -24,10 +29,18 @@ from .progress import duration
 @dataclass
 class Job:
     """One planned job: its seconds as measured (None: not measured), whether it
-    takes every core, and the table it belongs to (None: a table or data step)."""
+    takes every core, and the table it belongs to (None: a table or data step).
+    On a cluster: whether it runs on the submitting host (``local``: a table,
+    data or build step) or is submitted, asking for ``cores``, ``runtime_min``
+    and ``mem_mb`` (None: not known); ``name`` says which job it is."""
     seconds: float | None
     every_core: bool = False
     table: str | None = None
+    local: bool = False
+    cores: int = 1
+    runtime_min: int | None = None
+    mem_mb: int | None = None
+    name: str = ""
 
 
 @dataclass
@@ -71,3 +84,37 @@ def measured_seconds(spec, records_dir="paper_tables") -> dict:
 def hours(seconds: float) -> str:
     """CPU time as the README states it: hours from 2 hours up, else minutes or seconds."""
     return f"{seconds / 3600:.1f} hours" if seconds >= 7200 else duration(seconds)
+
+
+@dataclass
+class ClusterSummary:
+    """What a planned run asks of a cluster (:func:`cluster_summary`)."""
+    submitted: int          # jobs submitted (the experiment jobs)
+    local: int              # steps run on the submitting host (table, data, build: localrule)
+    cpu_seconds: float      # sum of (measured seconds + start) x cores asked, measured jobs
+    unmeasured: int         # submitted jobs with no measured seconds
+    longest: Job | None     # the measured job of most seconds
+    largest_memory: Job | None  # the job asking for the most memory
+
+
+def cluster_summary(cost: Cost, start_s: float) -> ClusterSummary:
+    """The submitted jobs of ``cost`` (not ``local``) as a cluster charges them:
+    CPU time is each measured job's seconds and its start-up times the cores it
+    asks for; unmeasured jobs are counted apart."""
+    submitted = [j for j in cost.jobs if not j.local]
+    measured = [j for j in submitted if j.seconds is not None]
+    asking = [j for j in submitted if j.mem_mb is not None]
+    return ClusterSummary(
+        submitted=len(submitted),
+        local=len(cost.jobs) - len(submitted),
+        cpu_seconds=sum((j.seconds + start_s) * j.cores for j in measured),
+        unmeasured=len(submitted) - len(measured),
+        longest=max(measured, key=lambda j: j.seconds, default=None),
+        largest_memory=max(asking, key=lambda j: j.mem_mb, default=None),
+    )
+
+
+def cpu_hours(seconds: float) -> str:
+    """CPU time as a cluster charges it: CPU-hours, two decimals under 10."""
+    h = seconds / 3600
+    return f"{h:.1f} CPU-hours" if h >= 10 else f"{h:.2f} CPU-hours"

@@ -2,6 +2,7 @@
 # environment, and the list of datasets the workflow can obtain on this machine.
 import os
 import re
+import sys
 
 # config scale: the papers' protocols (full) or CI-sized runs of the same code
 # (quick), an enum of the schema. Not "profile": that is Snakemake's own --profile
@@ -58,14 +59,48 @@ REUSE = SETTINGS.reuse_records
 TABLE_SPECS = {}
 
 
+def cluster_executor():
+    """The executor plugin this run submits its jobs through (``slurm``, ...) when
+    it is not a local one, dry runs included; None for a local run, and in a job's
+    own process. Snakemake reads this file before it sets its executor, and a dry
+    run (-n) runs through its "dryrun" pseudo-executor whatever the profile says,
+    so the executor asked for is read where Snakemake holds it: the argument of
+    the API call that runs the workflow (snakemake.api's execute_workflow, when
+    planning) or the parsed command line (snakemake.cli's args_to_api, while this
+    file is read). Neither found (Snakemake called otherwise): None."""
+    if not workflow.is_main_process:
+        return None
+    plugin = workflow.executor_plugin
+    if plugin is not None and not plugin.common_settings.local_exec:
+        return plugin.name
+    name, frame = None, sys._getframe()
+    while frame is not None and name is None:
+        found = frame.f_locals
+        if frame.f_code.co_name == "execute_workflow":
+            name = found.get("executor")
+        elif frame.f_code.co_name == "args_to_api":
+            name = getattr(found.get("args"), "executor", None)
+        frame = frame.f_back
+    if not isinstance(name, str):
+        return None
+    from snakemake_interface_executor_plugins.registry import ExecutorPluginRegistry
+
+    try:
+        local = ExecutorPluginRegistry().get_plugin(name).common_settings.local_exec
+    except Exception:  # not an executor this process can load: say local
+        return None
+    return None if local else name
+
+
 def every_core(wildcards):
     """The threads of a timing job: every core, so that no other job runs beside
     it. A function, read when the job is scheduled, so that `snakemake --unlock`
     needs no --cores; plan.smk counts such jobs as running alone. On a cluster
-    (a non-local executor) there is no total to take: the job asks for config
-    cluster_timing_threads cores of its node, and its solvers stay pinned to the
-    threads its records state."""
-    if workflow.non_local_exec:
+    (a non-local executor, cluster_executor) there is no total to take: the job
+    asks for config cluster_timing_threads cores of its node (the profile's
+    cpus_per_task is the job's threads; a dry run caps threads at its --cores),
+    and its solvers stay pinned to the threads its records state."""
+    if workflow.non_local_exec or cluster_executor():
         return int(config["cluster_timing_threads"])
     return workflow.cores
 
@@ -177,6 +212,10 @@ def stamp_input(table_id):
     return [stamp if recomputed(table_id) else ancient(stamp)]
 
 
+# Set while plan.smk plans the whole run from scratch (whole_run_plan).
+AS_IF_RECOMPUTED = [False]
+
+
 def job_inputs(spec, svmlight=False):
     """The input of a table's experiment jobs: the table's recompute stamp and,
     for a job that runs SVM-Light (svmlight=True), the build's record
@@ -190,6 +229,9 @@ def job_inputs(spec, svmlight=False):
         files = stamp_input(spec.id)
         if not svmlight:
             return files
+        # the whole run's plan (plan.smk): every job from scratch
+        if AS_IF_RECOMPUTED[0]:
+            return files + [SVMLIGHT_BUILD]
         if os.path.exists(SVMLIGHT_BUILD):
             return files + [ancient(SVMLIGHT_BUILD)]
         if spec.job_files.path(
@@ -234,6 +276,18 @@ def at_plan():
 
 
 import repro.datasets as rd
+
+# On a cluster (a non-local executor, dry runs included), the jobs on the compute
+# nodes read the data cache and the mirror: one on this machine's own storage
+# (/tmp, $TMPDIR, a tmpfs), or a cache that cannot be created, is refused in one
+# line (repro.experiments.config.shared_storage), by the process that plans.
+if cluster_executor():
+    try:
+        config_values.shared_storage(
+            SETTINGS, _MIRROR or rd.sources.mirror_dir().path, cluster_executor()
+        )
+    except config_values.ConfigError as exc:
+        raise WorkflowError(str(exc)) from None
 
 # Data locations: the config wins, then the package's own rule (REPRO_DATA_MIRROR,
 # else ../shared/datasets beside the checkout: repro.datasets.sources.mirror_dir) and

@@ -6,7 +6,10 @@
 # from its own metadata (changed code or params of a job run here) is not seen:
 # after editing the code, its own list of jobs is the one to trust. The costs
 # come from repro.experiments.cost (measured seconds in the committed records;
-# the quick scale's whole run from workflow/resources/measured.yaml).
+# the quick scale's whole run from workflow/resources/measured.yaml). Under a
+# cluster executor (common.smk, cluster_executor: the SLURM profile, dry runs
+# included) no local wall time holds: cluster_lines prints the jobs submitted,
+# their CPU-hours, the longest job and the largest memory request instead.
 import yaml
 from snakemake.io import apply_wildcards, is_flagged
 from snakemake.iocontainers import Wildcards
@@ -127,27 +130,155 @@ def record_table(path):
     return None, None
 
 
+def default_resource(name):
+    """A default resource of this run (the profile's) when it is a plain number, else None."""
+    found = (workflow.resource_settings.default_resources or {}).get(name)
+    value = getattr(found, "value", found)
+    return value if isinstance(value, int) else None
+
+
 def plan_cost(plan):
     """The planned jobs as repro.experiments.cost Jobs: experiment jobs with the
-    seconds measured in the committed records (full scale), the others unmeasured."""
+    seconds measured in the committed records (full scale), the others unmeasured;
+    and, for a cluster, whether each runs on the submitting host (localrule) and
+    what a submitted one asks for (an experiment job: common.smk's
+    measured_resources; a timing job config cluster_timing_threads cores)."""
+    from repro.experiments import resources as R
+
     measured, jobs = {}, []
+    unmeasured = config["unmeasured_resources"]
     for name, outputs in plan.runs.items():
         step = workflow.get_rule(name)
         if not step.output:
             continue
         every = step.resources.get("_cores") is every_core
+        cores = int(config["cluster_timing_threads"]) if every else 1
+        local = step.name in getattr(workflow, "_localrules", ())
         for out in outputs:
             table, rel = record_table(out)
-            seconds = None
-            if table is not None and SCALE == "full":
+            if table is None:
+                # a step on the submitting host (localrule), or a job asking the defaults
+                jobs.append(
+                    COST.Job(
+                        None,
+                        every,
+                        local=local,
+                        cores=cores,
+                        runtime_min=None if local else default_resource("runtime"),
+                        mem_mb=None if local else default_resource("mem_mb"),
+                        name=f"{name} {out}",
+                    )
+                )
+                continue
+            done = None
+            if SCALE == "full":
                 if table not in measured:
                     measured[table] = {
-                        str(k): v
-                        for k, v in COST.measured_seconds(TABLE_SPECS[table][0]).items()
+                        str(k): v for k, v in R.measured(TABLE_SPECS[table][0]).items()
                     }
-                seconds = measured[table].get(rel)
-            jobs.append(COST.Job(seconds, every, table))
+                done = measured[table].get(rel)
+            jobs.append(
+                COST.Job(
+                    done.seconds if done else None,
+                    every,
+                    table,
+                    local=local,
+                    cores=cores,
+                    runtime_min=(
+                        R.runtime_minutes(done.seconds)
+                        if done
+                        else int(unmeasured["runtime"])
+                    ),
+                    mem_mb=(
+                        R.mem_mb(done.peak_mb)
+                        if done and done.peak_mb is not None
+                        else int(unmeasured["mem_mb"])
+                    ),
+                    name=f"{table} {rel}",
+                )
+            )
     return COST.Cost(jobs)
+
+
+# The default resources workflow/profiles/slurm sets (runtime and mem_mb of the steps
+# that run on the submitting host, and every job's cpus_per_task: its threads)
+PROFILE_DEFAULTS = ("runtime", "mem_mb", "cpus_per_task")
+
+
+def cluster_lines(cost, executor, start):
+    """What a cluster user needs of the planned jobs (no local wall time holds
+    there): the jobs submitted, their CPU-hours, the longest job, the largest
+    memory request; and the whole run's CPU-hours."""
+    c = COST.cluster_summary(cost, start)
+    lines = [
+        f"  on the cluster ({executor}): {c.submitted} jobs submitted; the {c.local} table, "
+        "data and build steps run on this host"
+    ]
+    lost = [
+        r
+        for r in PROFILE_DEFAULTS
+        if r not in (workflow.resource_settings.default_resources or {})
+    ]
+    if lost:
+        lines.append(
+            f"  warning: the default resources lack {', '.join(lost)}, which "
+            "workflow/profiles/slurm sets: --default-resources on the command line replaces "
+            "the profile's instead of adding to them; give account and partition as "
+            "SBATCH_ACCOUNT and SBATCH_PARTITION (README, On a SLURM cluster)"
+        )
+    if SCALE == "full":
+        lines.append(
+            f"  cost: about {COST.cpu_hours(c.cpu_seconds)}: each job's measured seconds and "
+            f"about {start:g} s to start it, times the cores it asks for"
+            + (f" ({c.unmeasured} jobs not measured)" if c.unmeasured else "")
+        )
+    elif SCALE in MEASURED and MEASURED[SCALE]["jobs"]:
+        q = MEASURED[SCALE]
+        lines.append(
+            f"  cost: about {COST.cpu_hours(q['cpu_seconds'] * len(cost.jobs) / q['jobs'])}, "
+            f"the share of the whole {SCALE} run's measured {COST.cpu_hours(q['cpu_seconds'])} "
+            f"for its {q['jobs']} jobs ({q['when']})"
+        )
+    else:
+        lines.append(
+            f"  cost: the {SCALE} scale's whole run is not measured yet (workflow/resources/measured.yaml)"
+        )
+    if c.longest is not None:
+        lines.append(
+            f"  longest job: {c.longest.name}, {COST.hours(c.longest.seconds)} measured, "
+            f"{c.longest.runtime_min} min asked"
+        )
+    elif c.submitted:
+        asked = [j.runtime_min for j in cost.jobs if not j.local and j.runtime_min]
+        lines.append(
+            f"  longest job: none measured at the {SCALE} scale"
+            + (f"; the longest asks for {max(asked)} min" if asked else "")
+        )
+    if c.largest_memory is not None:
+        lines.append(
+            f"  largest memory request: {c.largest_memory.mem_mb} MB ({c.largest_memory.name})"
+        )
+    if SCALE == "full":
+        whole = COST.cluster_summary(plan_cost(whole_run_plan()), start)
+        lines.append(
+            f"The whole full run, every job from scratch: {COST.cpu_hours(whole.cpu_seconds)} "
+            f"on the cluster ({whole.submitted} jobs submitted"
+            + (f", {whole.unmeasured} of them not measured" if whole.unmeasured else "")
+            + ")"
+        )
+    return lines
+
+
+def whole_run_plan():
+    """The plan of every job from scratch. Planned as if every table were
+    recomputed (job_inputs' as_if_recomputed), so that the SVM-Light build counts
+    whatever this checkout holds: a fresh clone's main command, where the laid-back
+    jobs need no build, had planned 959 jobs and `recompute=all` 960."""
+    AS_IF_RECOMPUTED[0] = True
+    try:
+        return Plan([workflow.default_target], force_all=True)
+    finally:
+        AS_IF_RECOMPUTED[0] = False
 
 
 def cost_lines():
@@ -195,7 +326,10 @@ def cost_lines():
             f"  {table}: {len(jobs)} of {total} jobs to run"
             + (f", {said}" if SCALE == "full" else "")
         )
-    if SCALE == "full":
+    executor = cluster_executor()
+    if executor:
+        lines += cluster_lines(cost, executor, start)
+    elif SCALE == "full":
         lines.append(
             f"  cost: about {COST.hours(cost.cpu_seconds(start))} of one core: the experiment jobs' "
             f"measured {COST.hours(cost.measured)}"
@@ -207,7 +341,7 @@ def cost_lines():
             f"  expected wall time at --cores {cores}{cap}: about "
             f"{COST.hours(cost.wall_seconds(min(cores, here), start))}"
         )
-        whole = plan_cost(Plan([workflow.default_target], force_all=True))
+        whole = plan_cost(whole_run_plan())
         at = (
             ""
             if cores == 8
