@@ -93,6 +93,7 @@ def test_the_readme_has_the_two_cluster_commands():
     assert args2[-2:] == ["--configfile", "config/test.yaml"]
 
 
+@pytest.mark.slow
 def test_the_readmes_cluster_commands_keep_the_profiles_defaults(cluster_env, tmp_path):
     rules = workflow_rules()
     defaults = profile_defaults()
@@ -130,6 +131,7 @@ def test_the_readmes_cluster_commands_keep_the_profiles_defaults(cluster_env, tm
         assert "warning: the default resources lack" not in plan
 
 
+@pytest.mark.slow
 def test_default_resources_on_the_command_line_are_said_to_replace_the_profiles(cluster_env, tmp_path):
     copy_workflow(tmp_path)
     r, out = dry_run(tmp_path, {}, ["--workflow-profile", "workflow/profiles/slurm", "--default-resources",
@@ -140,6 +142,7 @@ def test_default_resources_on_the_command_line_are_said_to_replace_the_profiles(
     assert {res.get("runtime") for _, res in planned(out)} >= {None}  # what the warning is about
 
 
+@pytest.mark.slow
 def test_the_plan_on_a_cluster_gives_cpu_hours_the_longest_job_and_the_largest_memory(cluster_env, tmp_path):
     """Full scale, one table recomputed: the plan's figures and each job's requests
     are the committed records' measurements."""

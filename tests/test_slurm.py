@@ -29,7 +29,6 @@ import re
 import shutil
 import subprocess
 import sys
-from collections import Counter
 
 import pandas as pd
 import pytest
@@ -40,7 +39,7 @@ from repro.papers.catalog import table_spec
 # the tests folder is on sys.path
 from slurm_cluster import (NOT_ASKED, LocalSlurm, SlurmUnavailable, asked, filled, readme_cluster_commands,
                            requests, shared_cache, submitted, workflow_rules)
-from test_workflow import REPO, copy_workflow
+from test_workflow import REPO, copy_workflow, job_stats
 
 # Skipped before the cluster fixture runs: nothing is installed or started unless asked.
 pytestmark = [pytest.mark.skipif(not asked(), reason=NOT_ASKED), pytest.mark.slow]
@@ -113,18 +112,6 @@ def asked_of_slurm(output: str, partition: str) -> dict:
         assert found[jobid].partition == partition, (rule, found[jobid])
         by_rule.setdefault(rule, []).append(found[jobid])
     return by_rule
-
-
-def job_stats(output: str) -> Counter:
-    """Snakemake's 'Job stats' table of a run: rule -> jobs."""
-    table = output[output.index("Job stats:"):].splitlines()[3:]
-    rows = Counter()
-    for line in table:
-        parts = line.split()
-        if len(parts) != 2 or not parts[1].isdigit():
-            break
-        rows[parts[0]] = int(parts[1])
-    return rows
 
 
 def test_the_tiny_configuration_on_slurm_equals_a_local_run(cache, tmp_path, cluster):

@@ -9,6 +9,18 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 
 
+def job_stats(output: str) -> dict:
+    """Snakemake's 'Job stats' table of a run or dry run: rule -> jobs."""
+    table = output[output.index("Job stats:"):].splitlines()[3:]
+    rows = {}
+    for line in table:
+        parts = line.split()
+        if len(parts) != 2 or not parts[1].isdigit():
+            break
+        rows[parts[0]] = int(parts[1])
+    return rows
+
+
 def run_snakemake(args, cwd=REPO, timeout=300):
     """Run snakemake with ``args`` in ``cwd`` (the data_env fixture has set the
     mirror and a temporary cache in the environment the subprocess inherits)."""

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from test_workflow import REPO, run_snakemake
+from test_workflow import REPO, job_stats, run_snakemake
 
 RECORD_RULE = re.compile(r"_(record|fold|svmlight)$")
 FIGURES = REPO / "docs" / "measured_figures.csv"  # every measured figure the README states
@@ -36,18 +36,6 @@ def clone(tmp_path_factory):
     return _clone(tmp_path_factory.mktemp("clone"))
 
 
-def _stats(out: str) -> dict:
-    """Snakemake's 'Job stats' table of a dry run: rule -> count."""
-    table = out[out.index("Job stats:"):].splitlines()[3:]
-    rows = {}
-    for line in table:
-        parts = line.split()
-        if len(parts) != 2 or not parts[1].isdigit():
-            break
-        rows[parts[0]] = int(parts[1])
-    return rows
-
-
 def _plan(cwd, *args):
     r = run_snakemake(["-n", "--cores", "8", *args], cwd=cwd)
     out = r.stdout + r.stderr
@@ -63,7 +51,7 @@ def test_a_fresh_clone_plans_only_the_table_steps_and_says_what_it_costs(data_en
     assert len(committed) >= 17
     for table in committed:  # every committed table's records laid back as its jobs' outputs
         assert re.search(rf"  {table}: \d+ job files laid back from paper_tables/{table}_records.csv", out), table
-    stats = _stats(out)
+    stats = job_stats(out)
     assert stats, out
     assert not [rule for rule in stats if RECORD_RULE.search(rule)], stats  # no experiment job runs
     assert {"gs_svm_table2", "ldm_table3", "nesvm_time", "pegasos_convergence", "all"} <= set(stats)
@@ -93,6 +81,7 @@ def _planned(out: str, scale: str) -> tuple:
     return int(head.group(1)), int(head.group(2))
 
 
+@pytest.mark.slow
 def test_the_measured_figures_of_the_plan_are_what_the_plan_computes(data_env, tmp_path):
     """The jobs, CPU-hours and wall times that docs/measured_figures.csv holds (and the
     README states, tests/test_readme_figures.py) are what a fresh clone's plan prints in
@@ -107,7 +96,7 @@ def test_the_measured_figures_of_the_plan_are_what_the_plan_computes(data_env, t
     assert f"{_planned(main, 'full')[0]} jobs" == figures["main_run_jobs"], main
     # the whole full run from scratch
     out = _plan_at(clone, "2", "--config", "recompute=all")
-    build = 1 - _stats(out).get("svmlight_build", 0)
+    build = 1 - job_stats(out).get("svmlight_build", 0)
     assert f"{_planned(out, 'full')[0] + build} jobs" == figures["whole_run_jobs"], out
     whole = re.search(r"every job from scratch: (\d+\.\d) hours of one core \(\d+ jobs\), about (\S+) wall "
                       r"at --cores 8 on 8 free cores, (\d+\.\d hours|\d+h\d\dm|\d+m\d\ds) at --cores 2", out)
@@ -124,7 +113,7 @@ def test_the_measured_figures_of_the_quick_plan_are_what_the_plan_computes(data_
     then finds done; SVM-Light's build counted as in the test above."""
     out = _plan_at(_clone(tmp_path), "2", "--config", "scale=quick")
     figures = _figures()
-    stats = _stats(out)
+    stats = job_stats(out)
     jobs, experiments = _planned(out, "quick")
     after_main = jobs - stats["fetch_dataset"] - stats["dataset_table"] + 1 - stats.get("svmlight_build", 0)
     assert f"{after_main} jobs" == figures["quick_jobs"], out
@@ -141,12 +130,13 @@ def _plan_at(cwd, cores, *args):
 @pytest.mark.slow
 def test_recompute_runs_a_tables_jobs_again_and_only_while_asked(data_env, clone):
     out = _plan(clone, "--config", "recompute=ldm_table4", "--", "ldm_table4")
-    assert _stats(out).get("ldm_table4_record") == 40, out
+    assert job_stats(out).get("ldm_table4_record") == 40, out
     assert re.search(r"  ldm_table4: 40 of 40 jobs to run, \d+m\d\ds of one core as measured", out)
     # asked in a dry run only: the next plain plan reuses the job files as before
-    assert "ldm_table4_record" not in _stats(_plan(clone, "ldm_table4"))
+    assert "ldm_table4_record" not in job_stats(_plan(clone, "ldm_table4"))
 
 
+@pytest.mark.slow
 def test_an_unknown_table_in_recompute_is_refused(data_env, clone):
     r = run_snakemake(["-n", "--cores", "1", "--config", "recompute=ldm_tabel4"], cwd=clone)
     assert r.returncode != 0
@@ -158,7 +148,7 @@ def test_recompute_without_reuse_runs_every_job_with_its_measured_cost(data_env,
     """Nothing laid back, the page up to date: recompute still makes the page's jobs run."""
     clone = _clone(tmp_path)
     out = _plan(clone, "--config", "reuse_records=false", "recompute=lsvm_accuracy", "--", "lsvm_accuracy")
-    assert _stats(out).get("lsvm_accuracy_fold") == 60, out
+    assert job_stats(out).get("lsvm_accuracy_fold") == 60, out
     assert re.search(r"  lsvm_accuracy: 60 of 60 jobs to run, (\d+m)?\d+(\.\d)?s of one core as measured", out)
     assert not (clone / "results" / "full" / "lsvm").exists()
 
